@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._checks import check_gamma, check_table_pair
+from .engine import hc_pairs
 from .hc import HCResult, Variant, higher_criticism
 from .pvalues import allocation_pvalues
 
@@ -138,16 +139,28 @@ MEASURES: dict[str, str] = {
 _LAMBDAS = {"g2": 0.0, "cressie_read": 2.0 / 3.0, "chi2": 1.0}
 
 
-def measure_function(measure: str, gamma: float = 0.25) -> Measure:
-    """The batched function ``f(x, y) -> discrepancies`` behind a measure name of :data:`MEASURES`."""
+def measure_function(measure: str, gamma: float = 0.25, *, approximate: bool = False) -> Measure:
+    """The batched function ``f(x, y) -> discrepancies`` behind a measure name of :data:`MEASURES`.
+
+    The HC measures go through :func:`hclib.engine.hc_pairs` (exact, with the P-value screen);
+    ``approximate=True`` makes them use its normal-approximation P-values instead (HC only).
+    """
     if measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; choose one of {sorted(MEASURES)}")
     if measure.startswith("hc_"):
         gamma = check_gamma(gamma)
         variant = measure.removeprefix("hc_")
-        return lambda x, y: np.asarray(
-            higher_criticism(allocation_pvalues(x, y), gamma=gamma, variant=variant).hc
-        )
+
+        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            x, y = np.broadcast_arrays(*check_table_pair(x, y))
+            n_words = x.shape[-1]
+            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma, variant,
+                            approximate=approximate)
+            return flat.reshape(x.shape[:-1])
+
+        return hc
+    if approximate:
+        raise ValueError(f"approximate=True applies to the HC measures only, not {measure!r}")
     if measure == "cosine":
         return lambda x, y: np.asarray(cosine_discrepancy(x, y))
     lam = _LAMBDAS[measure]

@@ -61,6 +61,7 @@ __all__ = [
     "summarize",
     "welch_tests",
     "accuracy_vs_candidates",
+    "approximation_agreement",
     "DaggerDiagnostics",
     "hc_dagger_diagnostics",
     "paper_table",
@@ -608,6 +609,52 @@ def accuracy_vs_candidates(
                 total += int(mine.sum())
             rows.append((m, n, k, r, correct / total, total))
     return pd.DataFrame(rows, columns=["method", "N", "k", "repetition", "accuracy", "n_test"])
+
+
+def approximation_agreement(
+    result: BenchmarkResult,
+    collection: Any,
+    *,
+    method: str = "hc_dagger",
+    vocab_size: int | None = None,
+    gamma: float = 0.25,
+) -> dict[str, float]:
+    """How often the approximate HC mode changes an attribution of :func:`run_benchmark`.
+
+    Recomputes ``method`` (an HC measure) at ``vocab_size`` (default: the largest in ``result``)
+    with ``approximate=True`` (:func:`hclib.engine.approximate_pvalues`) on the same folds and
+    compares each test work's attribution with the exact one stored in ``result``. Returns the
+    number of works, the share whose attribution is unchanged, both accuracies and both compute
+    times in seconds.
+    """
+    if method not in ("hc_dagger", "hc_star"):
+        raise ValueError(f"the approximate mode exists for the HC measures only, not {method!r}")
+    n = max(result.vocab_sizes) if vocab_size is None else int(vocab_size)
+    counts, labels, _ = _collection_arrays(collection, None if hasattr(collection, "counts")
+                                           else result.labels)
+    table = np.asarray(counts, dtype=np.int64)[:, :n]
+    same = correct_exact = correct_approx = 0
+    seconds_exact = seconds_approx = 0.0
+    for fold in np.unique(result.folds):
+        exact = result.scores.get((method, n, int(fold)))
+        if exact is None:
+            raise ValueError(f"result holds no {method} scores at N = {n} (fold {fold})")
+        train = result.folds != fold
+        authors, corpora, _ = corpus_counts(table[train], labels[train].tolist())
+        started = time.perf_counter()
+        approx = discrepancy_matrix(table[exact.test], corpora, measure=method, gamma=gamma,
+                                    approximate=True, progress=False)
+        seconds_approx += time.perf_counter() - started
+        seconds_exact += exact.seconds
+        predicted = np.asarray(authors, dtype=object)[np.argmin(approx, axis=1)]
+        truth = labels[exact.test]
+        same += int((predicted == exact.predict()).sum())
+        correct_exact += int((exact.predict() == truth).sum())
+        correct_approx += int((predicted == truth).sum())
+    works = len(result.folds)
+    return {"works": works, "unchanged": same / works, "accuracy_exact": correct_exact / works,
+            "accuracy_approximate": correct_approx / works, "seconds_exact": seconds_exact,
+            "seconds_approximate": seconds_approx}
 
 
 class DaggerDiagnostics(NamedTuple):

@@ -64,6 +64,13 @@ def _check_range(n_words: int, gamma: float) -> int:
     return k
 
 
+def hc_scores(smallest: np.ndarray, n_words: int) -> np.ndarray:
+    r""":math:`z_i = \sqrt{N}\,(i/N - \pi_{(i)}) / \sqrt{(i/N)(1 - i/N)}` for sorted P-values (last axis)."""
+    k = smallest.shape[-1]
+    u = np.arange(1, k + 1, dtype=np.float64) / n_words
+    return np.sqrt(n_words) * (u - smallest) / np.sqrt(u * (1.0 - u))
+
+
 def hc_from_sorted(smallest: np.ndarray, n_words: int, variant: Variant = "dagger") -> HCResult:
     r"""HC from the :math:`k = \lfloor\gamma_0 N\rfloor` smallest P-values, already sorted.
 
@@ -72,9 +79,7 @@ def hc_from_sorted(smallest: np.ndarray, n_words: int, variant: Variant = "dagge
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
-    k = smallest.shape[-1]
-    u = np.arange(1, k + 1, dtype=np.float64) / n_words
-    z = np.sqrt(n_words) * (u - smallest) / np.sqrt(u * (1.0 - u))
+    z = hc_scores(smallest, n_words)
     if variant == "dagger":
         allowed = smallest >= 1.0 / n_words
         # No rank qualifies when all k smallest P-values are below 1/N: fall back to HC* on the

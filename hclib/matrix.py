@@ -11,6 +11,7 @@ streamed chunk by chunk, so memory is bounded by the chunk size, not by the numb
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -65,6 +66,8 @@ def discrepancy_matrix(
     chunk_size: int | None = None,
     max_memory_mb: float = 256.0,
     progress: bool | None = None,
+    n_jobs: int = 1,
+    approximate: bool = False,
 ) -> np.ndarray:
     r"""Discrepancy of every document to every author corpus: a (documents × authors) matrix.
 
@@ -86,6 +89,13 @@ def discrepancy_matrix(
     progress
         Show a tqdm progress bar: ``None`` (default) shows it only once a run has taken more
         than 2 seconds; ``True``/``False`` force it on/off.
+    n_jobs
+        Threads working on chunks at once (NumPy and SciPy release the GIL in the array work);
+        each holds one chunk, so memory grows with ``n_jobs``. For more than one machine, see
+        :mod:`hclib.distributed`.
+    approximate
+        HC measures only: normal-approximation P-values (:func:`hclib.engine.approximate_pvalues`)
+        instead of exact ones. Faster, not exact; never the default.
 
     Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
     when leaving a document out empties its corpus (a corpus of one document), or on bad counts.
@@ -131,11 +141,26 @@ def discrepancy_matrix(
                 "A corpus of one document cannot be compared with its own document"
             )
 
-    f = measure_function(measure, gamma)
-    step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb)
+    f = measure_function(measure, gamma, approximate=approximate)
+    if n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs}")
+    step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     if step < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
     out = np.empty((n_docs, n_authors), dtype=np.float64)
+
+    def run(start: int) -> int:
+        stop = min(start + step, n_docs)
+        x = docs[start:stop, None, :]
+        y = np.broadcast_to(authors, (stop - start, n_authors, authors.shape[1]))
+        mine = member[start:stop]
+        if (mine >= 0).any():
+            y = y.copy()
+            local = np.flatnonzero(mine >= 0)
+            y[local, mine[local]] -= docs[start:stop][local]
+        out[start:stop] = f(x, y)
+        return stop - start
+
     bar = tqdm(
         total=n_docs,
         unit="doc",
@@ -143,16 +168,13 @@ def discrepancy_matrix(
         delay=0 if progress else 2.0,
         disable=progress is False,
     )
+    starts = range(0, n_docs, step)
     with bar:
-        for start in range(0, n_docs, step):
-            stop = min(start + step, n_docs)
-            x = docs[start:stop, None, :]
-            y = np.broadcast_to(authors, (stop - start, n_authors, authors.shape[1]))
-            mine = member[start:stop]
-            if (mine >= 0).any():
-                y = y.copy()
-                local = np.flatnonzero(mine >= 0)
-                y[local, mine[local]] -= docs[start:stop][local]
-            out[start:stop] = f(x, y)
-            bar.update(stop - start)
+        if n_jobs == 1:
+            for start in starts:
+                bar.update(run(start))
+        else:
+            with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+                for done in pool.map(run, starts):
+                    bar.update(done)
     return out
