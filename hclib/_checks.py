@@ -103,3 +103,26 @@ def check_pvalues(pvalues: ArrayLike) -> np.ndarray:
         bad = pv[(pv < 0) | (pv > 1)].flat[0]
         raise ValueError(f"pvalues must lie in [0, 1], found {bad}")
     return pv
+
+
+def check_count_matrices(
+    a: ArrayLike, b: ArrayLike, names: tuple[str, str], rows: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two count matrices over one vocabulary: both 2-D, same number of columns.
+
+    ``names`` are the argument names, ``rows`` what their rows are (for the messages), e.g.
+    ``("doc_counts", "author_counts")`` and ``("documents", "author corpora")``.
+    """
+    first = as_counts(a, names[0])
+    second = as_counts(b, names[1])
+    if first.ndim != 2 or second.ndim != 2:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must be 2-D ({rows[0]} × words, {rows[1]} × words), "
+            f"got shapes {first.shape} and {second.shape}"
+        )
+    if first.shape[1] != second.shape[1]:
+        raise ValueError(
+            f"vocabularies differ: {rows[0]} have {first.shape[1]} words, "
+            f"{rows[1]} have {second.shape[1]}"
+        )
+    return first, second

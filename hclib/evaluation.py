@@ -311,7 +311,9 @@ def _cost(task: _Task, n_authors: int) -> float:
 def _run(tasks: list[_Task], counts: np.ndarray, labels: np.ndarray, gamma: float,
          max_memory_mb: float, n_jobs: int, client: Any) -> Iterator[FoldScores]:
     if client is not None:  # a dask.distributed.Client (or anything with scatter/submit)
-        counts_ref, labels_ref = client.scatter([counts, labels], broadcast=True)
+        # hash=False: a content-hashed key would be shared with an earlier run on the same data,
+        # and scattering it again while that run's release is in flight loses it on the workers
+        counts_ref, labels_ref = client.scatter([counts, labels], broadcast=True, hash=False)
         futures = [client.submit(_evaluate, t, counts_ref, labels_ref, gamma, max_memory_mb,
                                  pure=False) for t in tasks]
         try:

@@ -17,10 +17,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import as_counts
+from ._checks import as_counts, check_count_matrices
 from .discrepancy import measure_function
 
-__all__ = ["corpus_counts", "discrepancy_matrix"]
+__all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
 
 # Rough number of (chunk × authors × words) float64 temporaries alive at once in a measure.
 _TEMPORARIES = 12
@@ -54,6 +54,50 @@ def corpus_counts(
 def _chunk_size(n_authors: int, n_words: int, max_memory_mb: float) -> int:
     per_doc = n_authors * n_words * 8 * _TEMPORARIES
     return max(1, int(max_memory_mb * 2**20 // per_doc))
+
+
+def check_matrix_inputs(
+    doc_counts: ArrayLike, author_counts: ArrayLike, doc_author: ArrayLike | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate the inputs of :func:`discrepancy_matrix`; return ``(docs, authors, member)``.
+
+    ``member`` holds each document's corpus index, -1 for none. Raises ``ValueError`` for bad
+    counts, shapes or vocabularies, a corpus index out of range, a document not contained in its
+    corpus, or a corpus that leave-one-out would empty.
+    """
+    docs, authors = check_count_matrices(doc_counts, author_counts,
+                                         ("doc_counts", "author_counts"),
+                                         ("documents", "author corpora"))
+    n_docs, n_authors = docs.shape[0], authors.shape[0]
+    if doc_author is None:
+        member = np.full(n_docs, -1, dtype=np.int64)
+    else:
+        member = np.asarray(doc_author)
+        if member.shape != (n_docs,) or not np.issubdtype(member.dtype, np.integer):
+            raise ValueError(
+                f"doc_author must hold one integer corpus index per document ({n_docs}), "
+                f"got {member.dtype} array of shape {member.shape}"
+            )
+        if ((member < -1) | (member >= n_authors)).any():
+            bad = member[(member < -1) | (member >= n_authors)][0]
+            raise ValueError(f"doc_author refers to corpus {bad}, but there are {n_authors} corpora")
+    members = np.flatnonzero(member >= 0)
+    for start in range(0, members.size, 1024):  # in blocks: memory stays bounded
+        rows = members[start : start + 1024]
+        left = authors[member[rows]] - docs[rows]
+        if (left < 0).any():
+            d = rows[np.flatnonzero((left < 0).any(axis=1))[0]]
+            raise ValueError(
+                f"document {d} is not contained in corpus {member[d]}: "
+                "its counts exceed the corpus counts, so it cannot be left out"
+            )
+        if (left.sum(axis=1) == 0).any():
+            d = rows[np.flatnonzero(left.sum(axis=1) == 0)[0]]
+            raise ValueError(
+                f"leave-one-out empties corpus {member[d]}: it consists of document {d} alone. "
+                "A corpus of one document cannot be compared with its own document"
+            )
+    return docs, authors, member
 
 
 def discrepancy_matrix(
@@ -100,46 +144,8 @@ def discrepancy_matrix(
     Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
     when leaving a document out empties its corpus (a corpus of one document), or on bad counts.
     """
-    docs = as_counts(doc_counts, "doc_counts")
-    authors = as_counts(author_counts, "author_counts")
-    if docs.ndim != 2 or authors.ndim != 2:
-        raise ValueError(
-            "doc_counts and author_counts must be 2-D (documents × words, authors × words), "
-            f"got shapes {docs.shape} and {authors.shape}"
-        )
-    if docs.shape[1] != authors.shape[1]:
-        raise ValueError(
-            f"vocabularies differ: documents have {docs.shape[1]} words, "
-            f"author corpora have {authors.shape[1]}"
-        )
+    docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]
-    if doc_author is None:
-        member = np.full(n_docs, -1, dtype=np.int64)
-    else:
-        member = np.asarray(doc_author)
-        if member.shape != (n_docs,) or not np.issubdtype(member.dtype, np.integer):
-            raise ValueError(
-                f"doc_author must hold one integer corpus index per document ({n_docs}), "
-                f"got {member.dtype} array of shape {member.shape}"
-            )
-        if ((member < -1) | (member >= n_authors)).any():
-            bad = member[(member < -1) | (member >= n_authors)][0]
-            raise ValueError(f"doc_author refers to corpus {bad}, but there are {n_authors} corpora")
-    rows = np.flatnonzero(member >= 0)
-    if rows.size:
-        left = authors[member[rows]] - docs[rows]
-        if (left < 0).any():
-            d = rows[np.flatnonzero((left < 0).any(axis=1))[0]]
-            raise ValueError(
-                f"document {d} is not contained in corpus {member[d]}: "
-                "its counts exceed the corpus counts, so it cannot be left out"
-            )
-        if (left.sum(axis=1) == 0).any():
-            d = rows[np.flatnonzero(left.sum(axis=1) == 0)[0]]
-            raise ValueError(
-                f"leave-one-out empties corpus {member[d]}: it consists of document {d} alone. "
-                "A corpus of one document cannot be compared with its own document"
-            )
 
     f = measure_function(measure, gamma, approximate=approximate)
     if n_jobs < 1:

@@ -38,7 +38,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import as_counts
+from ._checks import as_counts, check_count_matrices
 
 __all__ = ["DELTA_METHODS", "delta_scores", "delta_matrix", "zscore_frequencies"]
 
@@ -69,18 +69,8 @@ def zscore_frequencies(
     of the vocabulary words kept (those with non-zero standard deviation over the training
     documents). Mean and standard deviation (``ddof=1``) are taken over the training documents.
     """
-    test = as_counts(test_counts, "test_counts")
-    train = as_counts(train_counts, "train_counts")
-    if test.ndim != 2 or train.ndim != 2:
-        raise ValueError(
-            "test_counts and train_counts must be (documents × words) matrices, "
-            f"got shapes {test.shape} and {train.shape}"
-        )
-    if test.shape[1] != train.shape[1]:
-        raise ValueError(
-            f"vocabularies differ: test documents have {test.shape[1]} words, "
-            f"training documents {train.shape[1]}"
-        )
+    test, train = check_count_matrices(test_counts, train_counts, ("test_counts", "train_counts"),
+                                       ("test documents", "training documents"))
     if train.shape[0] < 2:
         raise ValueError(
             f"z-scores need at least 2 training documents to estimate a standard deviation, "
