@@ -5,7 +5,7 @@ and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The 
 
 1. computes for every word a rigorous **lower bound** :math:`L_w \le \pi_w` of its P-value
    (:func:`pvalue_lower_bounds`: a few logarithms and two normal CDFs, no incomplete beta);
-2. takes the :math:`j \approx 1.5k` words with the smallest bounds, :math:`E`, and computes their
+2. takes the :math:`j \approx 1.35k` words with the smallest bounds, :math:`E`, and computes their
    P-values exactly, with the same code as :func:`hclib.pvalues.allocation_pvalues`;
 3. with :math:`t` the smallest bound outside :math:`E`, every word outside has
    :math:`\pi_w \ge L_w \ge t`, so the :math:`m` exact values :math:`\le t` are the true order
@@ -41,7 +41,7 @@ from .pvalues import _two_sided
 __all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
 
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
-SCREEN_FACTOR = 1.5
+SCREEN_FACTOR = 1.35
 SCREEN_EXTRA = 16
 #: Pairs per block: (block × words) temporaries small enough to stay in cache.
 BLOCK = 16
