@@ -13,7 +13,8 @@ and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The 
    :math:`z_i \le z(k, t)` because :math:`z(i, p)` increases in :math:`i` and decreases in
    :math:`p`. If :math:`m \ge k`, or if the best known :math:`z_i` beats that bound, HC is exactly
    the value a full computation gives (same P-values, same scan, same floating-point operations);
-4. otherwise (rare) it computes that pair in full.
+4. otherwise it repeats steps 2-3 with twice as many words, and computes the pair in full once
+   that would be every word.
 
 The result is therefore identical to ``higher_criticism(allocation_pvalues(x, y)).hc``, not an
 approximation; only the amount of work changes.
@@ -206,9 +207,27 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
         tally["full"] += n_pairs
         tally["exact_pvalues"] += x.size
         return _exact_hc(x, y, t1, t2, k, n_words, variant)
-    tally["exact_pvalues"] += n_pairs * j
-
+    hc = np.empty(n_pairs, dtype=np.float64)
+    rows = np.arange(n_pairs)
     bounds = pvalue_lower_bounds(x, y)
+    while rows.size:
+        if j >= n_words:  # the screen did not settle these pairs: compute them in full
+            tally["full"] += rows.size
+            tally["exact_pvalues"] += rows.size * n_words
+            hc[rows] = _exact_hc(x[rows], y[rows], t1[rows], t2[rows], k, n_words, variant)
+            break
+        tally["exact_pvalues"] += rows.size * j
+        value, done = _screened_hc(x[rows], y[rows], t1[rows], t2[rows], bounds[rows], j, k,
+                                   variant, tally)
+        hc[rows[done]] = value[done]
+        rows = rows[~done]
+        j = 2 * j  # next stage: twice as many candidates
+    return hc
+
+
+def _screened_hc(x, y, t1, t2, bounds, j, k, variant, tally):
+    """HC from the ``j`` words with the smallest bounds, where that settles it (step 3)."""
+    n_pairs, n_words = x.shape
     order = np.argpartition(bounds, j, axis=-1)
     chosen = order[:, :j]
     t = np.take_along_axis(bounds, order[:, j : j + 1], axis=-1)[:, 0]
@@ -219,7 +238,7 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
     known = (exact <= t[:, None]).sum(axis=-1)          # m: ranks known exactly
     complete = known >= k
     tally["complete"] += int(complete.sum())
-    hc = np.empty(n_pairs, dtype=np.float64)
+    hc = np.full(n_pairs, np.nan)
     if complete.any():
         hc[complete] = hc_from_sorted(exact[complete], n_words, variant).hc
     partial = np.flatnonzero(~complete)
@@ -237,10 +256,5 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
         ceiling = np.sqrt(n_words) * (u - floor) / np.sqrt(u * (1.0 - u))
         settled = best > ceiling + 1e-9 * np.abs(ceiling)
         hc[partial[settled]] = best[settled]
-        rest = partial[~settled]
         tally["settled"] += int(settled.sum())
-        tally["full"] += rest.size
-        tally["exact_pvalues"] += rest.size * n_words
-        if rest.size:
-            hc[rest] = _exact_hc(x[rest], y[rest], t1[rest], t2[rest], k, n_words, variant)
-    return hc
+    return hc, ~np.isnan(hc)
