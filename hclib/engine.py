@@ -44,8 +44,9 @@ __all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
 SCREEN_FACTOR = 1.35
 SCREEN_EXTRA = 16
-#: Pairs per block: (block × words) temporaries small enough to stay in cache.
-BLOCK = 16
+#: Words × pairs per block: temporaries small enough to stay in the CPU cache (measured on this
+#: project's machine: 2 pairs of 3,000 words were 1.3-1.4 times as fast as 4 or more).
+BLOCK_CELLS = 8192
 _SAFETY = 1.0 - 1e-6
 _FLOOR = 1e-200
 
@@ -161,7 +162,7 @@ def hc_pairs(
     *,
     screen: bool = True,
     approximate: bool = False,
-    block: int = BLOCK,
+    block: int | None = None,
     counts: dict[str, int] | None = None,
 ) -> np.ndarray:
     r"""HC of each pair of rows of two (pairs × words) count tables.
@@ -169,7 +170,8 @@ def hc_pairs(
     Equal to ``higher_criticism(allocation_pvalues(x, y), gamma, variant).hc`` for every row,
     value for value (see the module docstring for why); ``screen=False`` computes every P-value
     exactly instead. ``approximate=True`` uses :func:`approximate_pvalues` (not exact; an
-    explicit opt-in). Rows are processed ``block`` at a time so the temporaries stay in cache.
+    explicit opt-in). Rows are processed ``block`` at a time (default: about
+    :data:`BLOCK_CELLS` words × pairs) so the temporaries stay in the CPU cache.
     Inputs must already be valid counts (:func:`hclib.matrix.discrepancy_matrix` checks them).
 
     ``counts``, if given, is a dict that accumulates how the work went: ``pairs``,
@@ -183,6 +185,7 @@ def hc_pairs(
     if x.ndim != 2 or x.shape != y.shape:
         raise ValueError(f"x and y must be (pairs × words) tables of one shape, got {x.shape}, {y.shape}")
     k = _check_range(x.shape[1], gamma)
+    block = block or max(1, BLOCK_CELLS // x.shape[1])
     out = np.empty(x.shape[0], dtype=np.float64)
     tally: dict[str, int] = {"pairs": 0, "exact_pvalues": 0, "complete": 0, "settled": 0,
                              "full": 0}
