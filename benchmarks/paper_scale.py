@@ -22,10 +22,8 @@ the Dask result differs from the in-memory one or a peak RSS exceeds 2 GB.
 from __future__ import annotations
 
 import argparse
-import datetime
 import functools
 import os
-import platform
 import resource
 import sys
 import time
@@ -34,9 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy
 
 import hclib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import load_average, machine_description  # noqa: E402
 from hclib.distributed import DocumentBlocks, dask_discrepancy_matrix
 
 GAMMA = 0.25
@@ -130,34 +130,6 @@ def peak_rss() -> int:
 def cpu_seconds() -> float:
     """CPU time (user + system) of the calling process."""
     return time.process_time()
-
-
-def machine_description() -> str:
-    """Platform, CPU model and count, memory, Python/numpy/scipy/dask versions and the date."""
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    try:
-        import psutil
-        memory = f", {psutil.virtual_memory().total / 2**30:.0f} GB RAM"
-    except ImportError:  # pragma: no cover
-        memory = ""
-    import dask
-    date = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-    return (
-        f"{platform.platform()}, CPU: {cpu or 'unknown'} × {os.cpu_count()}{memory}, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
-        f"dask {dask.__version__}, hclib {hclib.__version__}; {date}"
-    )
-
-
-def load_average() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min) on {os.cpu_count()} CPUs"
 
 
 def _hours(seconds: float) -> str:

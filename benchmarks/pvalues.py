@@ -19,9 +19,7 @@ methods disagree by more than 1e-12 (see :attr:`SizeResult.agrees`).
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -30,10 +28,12 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import scipy
 from scipy import stats
 
 import hclib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import load_average, machine_description  # noqa: E402
 
 GAMMA = 0.25
 TOLERANCE = 1e-12  # agreement required between baseline and hclib (see `SizeResult.agrees`)
@@ -361,23 +361,6 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
     )
 
 
-def machine_description() -> str:
-    """Platform, CPU model and count, Python/numpy/scipy versions and the date."""
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    date = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-    return (
-        f"{platform.platform()}, CPU: {cpu or 'unknown'} × {os.cpu_count()}, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
-        f"hclib {hclib.__version__}; {date}"
-    )
-
-
 def report(results: Sequence[SizeResult], cfg: Config) -> str:
     """The results as Markdown tables with the machine description."""
     lines = [
@@ -387,8 +370,8 @@ def report(results: Sequence[SizeResult], cfg: Config) -> str:
         f"{cfg.docs_per_author_in_matrix} documents per author × every author "
         f"(leave-one-out); HC† with γ0 = {GAMMA}; seed {cfg.seed}.",
         f"Timing: best of {cfg.repeats} interleaved runs each; one thread: CPU time of this "
-        "process (robust to other load); 2 threads: wall clock (load average before the run "
-        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores). hclib = one "
+        f"process (robust to other load); 2 threads: wall clock (load average at the report: "
+        f"{load_average()}). hclib = one "
         "discrepancy_matrix call for all pairs (1 thread, or 2 threads over chunks); "
         "published = the published code path, a pandas table per pair; lean loop = the same "
         "numerics as a bare Python loop over the pairs.",
