@@ -31,6 +31,7 @@ import pandas as pd
 from scipy import stats
 
 import hclib
+from hclib.simulate import zipf_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
@@ -76,26 +77,15 @@ QUICK = replace(FULL, sizes=(250,), n_authors=3, docs_per_author=(10, 12),
 
 
 def synthetic_corpus(n_words: int, cfg: Config) -> tuple[np.ndarray, list[str]]:
-    """Seeded (documents × words) counts and author labels.
+    """Seeded (documents × words) counts and author labels (:func:`hclib.simulate.zipf_corpus`).
 
     Word frequencies are Zipf-like, :math:`p_w \\propto 1/\\mathrm{rank}^{1.07}`, multiplied per
     author by lognormal noise (sigma 0.3) and renormalised; each author has a random number of
     documents in ``cfg.docs_per_author``, each a multinomial draw of a random length in
     ``cfg.doc_words``.
     """
-    rng = np.random.default_rng([cfg.seed, n_words])
-    base = 1.0 / np.arange(1, n_words + 1) ** 1.07
-    base /= base.sum()
-    docs: list[np.ndarray] = []
-    labels: list[str] = []
-    for a in range(cfg.n_authors):
-        q = base * rng.lognormal(0.0, 0.3, n_words)
-        q /= q.sum()
-        for _ in range(int(rng.integers(cfg.docs_per_author[0], cfg.docs_per_author[1] + 1))):
-            length = int(rng.integers(cfg.doc_words[0], cfg.doc_words[1] + 1))
-            docs.append(rng.multinomial(length, q))
-            labels.append(f"author{a}")
-    return np.array(docs, dtype=np.int64), labels
+    return zipf_corpus(cfg.n_authors, n_words, docs_per_author=cfg.docs_per_author,
+                       doc_words=cfg.doc_words, rng=np.random.default_rng([cfg.seed, n_words]))
 
 
 # --------------------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ __all__ = [
     "word_counts",
     "count_vector",
     "load_collection",
+    "read_text",
 ]
 
 #: The paper's inclusion rule: authors with at least MIN_WORKS works of at least MIN_WORDS words.
@@ -357,6 +358,24 @@ def _read_bytes(path: Path, sha256: str, label: str) -> bytes:
                 "sha256_utf8 entry if the change is intended)."
             )
     return data
+
+
+def read_text(collection: Collection, doc_id: str) -> str:
+    """The text of one work of a loaded collection, checked against its manifest sha256.
+
+    The Project Gutenberg boilerplate is stripped when the manifest says it is still there.
+    """
+    rows = collection.works.index[collection.works["doc_id"] == doc_id]
+    if rows.empty:
+        raise ValueError(f"no work {doc_id!r} in this collection")
+    row = collection.works.loc[rows[0]]
+    root = None if collection.root in ("", _DATA_FOLDER) else collection.root
+    manifest = read_manifest(root).set_index("doc_id").loc[doc_id]
+    text = _read_bytes(_text_path(root, row["file"]), str(manifest.get("sha256_utf8", "") or ""),
+                       f"{doc_id} ({row['author']}, {row['title']})").decode("utf-8-sig")
+    if str(manifest.get("pg_boilerplate", "")).lower() != "stripped":
+        text = strip_boilerplate(text)
+    return text
 
 
 _WORKER_VOCABULARY: tuple[str, ...] = ()

@@ -13,6 +13,10 @@ Two null/alternative generators, both seeded through a :class:`numpy.random.Gene
   Every word's count in table 1 is then hypergeometric, close to the
   :math:`\mathrm{Bin}(n, p)` of the allocation model when the tables are large compared with
   the word's count :math:`n`.
+
+And one generator of whole corpora, :func:`zipf_corpus`: documents of several authors whose
+word frequencies are Zipf-like and differ a little from author to author (for benchmarks and
+demonstrations of the engine).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from scipy import stats
 
 from ._checks import check_table_pair
 
-__all__ = ["rare_weak_pvalues", "sprinkle"]
+__all__ = ["rare_weak_pvalues", "sprinkle", "zipf_corpus"]
 
 RandomState = np.random.Generator | int | None
 
@@ -100,3 +104,43 @@ def sprinkle(
     size = None if reps is None else shape[0]
     x_sim = gen.multivariate_hypergeometric(pooled, int(x.sum()), size=size).astype(np.int64)
     return x_sim, pooled - x_sim
+
+
+def zipf_corpus(
+    n_authors: int,
+    n_words: int,
+    *,
+    docs_per_author: tuple[int, int] = (10, 30),
+    doc_words: tuple[int, int] = (10_000, 100_000),
+    exponent: float = 1.07,
+    author_noise: float = 0.3,
+    rng: RandomState = None,
+) -> tuple[np.ndarray, list[str]]:
+    r"""Seeded (documents × words) counts of ``n_authors`` authors, and their labels.
+
+    Word frequencies are Zipf-like, :math:`q_w \propto \mathrm{rank}^{-\text{exponent}}`, multiplied
+    per author by lognormal noise (:math:`\sigma` = ``author_noise``) and renormalised. Each author
+    has a uniformly drawn number of documents in ``docs_per_author`` (inclusive), each a
+    multinomial draw of a uniformly drawn length in ``doc_words`` (inclusive).
+    """
+    if n_authors < 1 or n_words < 1:
+        raise ValueError(f"need at least one author and one word, got {n_authors}, {n_words}")
+    if not 1 <= docs_per_author[0] <= docs_per_author[1]:
+        raise ValueError(f"docs_per_author must be a range (low, high) with 1 <= low <= high, "
+                         f"got {docs_per_author}")
+    if not 1 <= doc_words[0] <= doc_words[1]:
+        raise ValueError(f"doc_words must be a range (low, high) with 1 <= low <= high, "
+                         f"got {doc_words}")
+    gen = _generator(rng)
+    base = 1.0 / np.arange(1, n_words + 1) ** exponent
+    base /= base.sum()
+    docs: list[np.ndarray] = []
+    labels: list[str] = []
+    for a in range(n_authors):
+        q = base * gen.lognormal(0.0, author_noise, n_words)
+        q /= q.sum()
+        for _ in range(int(gen.integers(docs_per_author[0], docs_per_author[1] + 1))):
+            length = int(gen.integers(doc_words[0], doc_words[1] + 1))
+            docs.append(gen.multinomial(length, q))
+            labels.append(f"author{a}")
+    return np.array(docs, dtype=np.int64), labels

@@ -407,3 +407,16 @@ def test_stripped_texts_are_not_stripped_again(tmp_path: Path):
                                     min_words=10)
     assert col.counts[0].tolist() == [20, 40]
     assert col.works["n_words"].tolist() == [len(t.split()) for t in texts.values()]
+
+
+def test_read_text_returns_the_counted_text(tmp_path: Path):
+    """read_text gives back the (stripped) text of a work, as load_collection read it."""
+    works = _works({"Ann": [200, 210], "Bob": [220, 230]})
+    raw = make_collection(tmp_path / "raw", works, raw=True, seed=3)
+    col = gutenberg.load_collection(raw, vocabulary=VOCAB, min_works=2, min_words=100,
+                                    keep_text=True)
+    for doc_id, text in zip(col.works["doc_id"], col.works["text"]):
+        assert gutenberg.read_text(col, doc_id) == text
+        assert "Project Gutenberg" not in text
+    with pytest.raises(ValueError, match="no work"):
+        gutenberg.read_text(col, "pg999")

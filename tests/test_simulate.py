@@ -97,3 +97,19 @@ def test_sprinkle_rejects_bad_input() -> None:
         sprinkle([0, 0], [1, 2])
     with pytest.raises(ValueError):
         sprinkle([1, 2], [3, 4], reps=0)
+
+
+def test_zipf_corpus_shape_seed_and_errors():
+    from hclib.simulate import zipf_corpus
+
+    docs, labels = zipf_corpus(3, 50, docs_per_author=(2, 4), doc_words=(100, 200), rng=7)
+    again, _ = zipf_corpus(3, 50, docs_per_author=(2, 4), doc_words=(100, 200), rng=7)
+    assert np.array_equal(docs, again)
+    assert docs.shape[1] == 50 and len(labels) == docs.shape[0]
+    assert sorted(set(labels)) == ["author0", "author1", "author2"]
+    assert all(2 <= labels.count(a) <= 4 for a in set(labels))
+    assert docs.sum(axis=1).min() >= 100 and docs.sum(axis=1).max() <= 200
+    # Zipf-like: the first word is the most frequent overall
+    assert docs.sum(axis=0).argmax() == 0
+    with pytest.raises(ValueError, match="docs_per_author"):
+        zipf_corpus(2, 10, docs_per_author=(3, 2))
