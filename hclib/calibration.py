@@ -1,4 +1,4 @@
-r"""Rank-based calibration of discrepancies (Kipnis, Section 3.2).
+r"""Rank-based calibration of discrepancies (Kipnis, Section 2.2).
 
 A raw discrepancy such as :math:`\mathrm{HC}_{D|\mathcal{C}}` is not comparable across corpora:
 a large, heterogeneous corpus gives larger values to its own documents than a small, uniform
