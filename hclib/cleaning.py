@@ -45,7 +45,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from .text import tokenize
@@ -54,6 +54,8 @@ __all__ = [
     "NLTKResourceError",
     "DROPPED_TAGS",
     "tag_text",
+    "clean_tagged",
+    "require_tokens",
     "clean_tokens",
     "clean_texts",
     "remove_names_and_numbers",
@@ -182,6 +184,34 @@ def _recase(token: str, kind: str, first: bool) -> str:
     return token.capitalize() if first else token.lower()
 
 
+def clean_tagged(
+    tagged: Sequence[tuple[str, str, str]], remove_names_numbers: bool = True,
+    lemmatize: bool = False,
+) -> list[str]:
+    """The cleaned word tokens of an already tagged text (the output of :func:`tag_text`).
+
+    What :func:`clean_tokens` does after tagging, so that one tagging can serve several cleaning
+    options. May return an empty list.
+    """
+    out: list[str] = []
+    for token, tag, kind in tagged:
+        if kind != "word" or (remove_names_numbers and tag in DROPPED_TAGS):
+            continue
+        # tokenize() lower-cases and normalises; it splits a "word" only in the rare case
+        # of a non-decimal numeric character inside it (e.g. '²').
+        for word in tokenize(token):
+            out.append(_lemma(word, wordnet_pos(tag)) if lemmatize else word)
+    return out
+
+
+def require_tokens(tokens: list[str], text: str, remove_names_numbers: bool) -> list[str]:
+    """``tokens``, or a ``ValueError`` quoting the start of ``text`` if there are none."""
+    if not tokens:
+        what = "after removing proper names and numbers" if remove_names_numbers else ""
+        raise ValueError(f"the text has no word tokens {what}".strip() + f": {text[:60]!r}")
+    return tokens
+
+
 def clean_tokens(
     text: str, remove_names_numbers: bool = True, lemmatize: bool = False
 ) -> list[str]:
@@ -194,21 +224,11 @@ def clean_tokens(
     Raises ``ValueError`` when no token is left (an empty text, or one made only of names and
     numbers) and :class:`NLTKResourceError` when the tagger or WordNet data are missing.
     """
-    out: list[str] = []
     if remove_names_numbers or lemmatize:
-        for token, tag, kind in tag_text(text):
-            if kind != "word" or (remove_names_numbers and tag in DROPPED_TAGS):
-                continue
-            # tokenize() lower-cases and normalises; it splits a "word" only in the rare case
-            # of a non-decimal numeric character inside it (e.g. '²').
-            for word in tokenize(token):
-                out.append(_lemma(word, wordnet_pos(tag)) if lemmatize else word)
+        out = clean_tagged(tag_text(text), remove_names_numbers, lemmatize)
     else:
         out = tokenize(_check_text(text))
-    if not out:
-        what = "after removing proper names and numbers" if remove_names_numbers else ""
-        raise ValueError(f"the text has no word tokens {what}".strip() + f": {text[:60]!r}")
-    return out
+    return require_tokens(out, text, remove_names_numbers)
 
 
 def clean_texts(

@@ -198,3 +198,15 @@ def test_federalist_cleans_fast_and_removes_a_few_percent() -> None:
     pooled = {w for doc in cleaned for w in doc}
     assert "hamilton" not in pooled and "pennsylvania" not in pooled
     assert {"the", "of", "upon", "whilst", "government"} <= pooled
+
+
+def test_clean_tagged_equals_clean_tokens_for_every_option():
+    """One tagging serves every option set: clean_tagged(tag_text(t)) == clean_tokens(t)."""
+    from hclib.cleaning import clean_tagged, tag_text
+
+    text = "Mr. Hamilton wrote 85 papers in 1788; the Senate was running the States."
+    tagged = tag_text(text)
+    for remove in (True, False):
+        for lemma in (True, False):
+            if remove or lemma:
+                assert clean_tagged(tagged, remove, lemma) == clean_tokens(text, remove, lemma)
