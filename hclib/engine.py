@@ -22,9 +22,10 @@ approximation; only the amount of work changes.
 The bound (Zubkov and Serov, 2013): for :math:`K \sim \mathrm{Bin}(n, p)` and integer
 :math:`0 \le k < n`, :math:`\Pr(K \le k) \ge \Phi(u_k)` and for :math:`1 \le k \le n`,
 :math:`\Pr(K \ge k) \ge \Phi(-u_k)`, where :math:`u_k = \mathrm{sign}(k - np)\sqrt{2n\,
-H(k/n\,\|\,p)}` and :math:`H(a\|p) = a\log\frac{a}{p} + (1-a)\log\frac{1-a}{1-p}`. The two-sided P-value is the sum of both tails, so the sum of their
-bounds bounds it. Bounds below 1e-200 are set to 0 (Boost's tails lose accuracy down there), and
-all bounds are shrunk by a relative 1e-6 to absorb floating-point error.
+H(k/n\,\|\,p)}` and :math:`H(a\|p) = a\log\frac{a}{p} + (1-a)\log\frac{1-a}{1-p}`. The
+two-sided P-value is the sum of both tails, so the sum of their bounds bounds it. Bounds below
+1e-200 are set to 0 (Boost's tails lose accuracy down there), and all bounds are shrunk by a
+relative 1e-6 to absorb floating-point error.
 
 ``approximate=True`` swaps the exact tails for the normal approximation of the signed root of
 the likelihood ratio with a continuity correction, :math:`\Pr(K \ge k) \approx \Phi(-u_{k-1/2})`.
@@ -37,7 +38,7 @@ import numpy as np
 from scipy import special
 
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
-from .pvalues import _two_sided
+from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
 __all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
 
@@ -49,13 +50,6 @@ SCREEN_EXTRA = 16
 BLOCK_CELLS = 8192
 _SAFETY = 1.0 - 1e-6
 _FLOOR = 1e-200
-
-
-def _signed_root(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    r""":math:`u_k = \mathrm{sign}(k - np)\sqrt{2n H(k/n \| p)}` (float ``k``, ``n`` > 0)."""
-    a = k / n
-    kl = special.xlogy(a, a / p) + special.xlogy(1.0 - a, (1.0 - a) / q)
-    return np.copysign(np.sqrt(2.0 * n * np.maximum(kl, 0.0)), k - n * p)
 
 
 def _totals(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -122,35 +116,32 @@ def approximate_pvalues(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n_int = x + y
     num = t1 - x
     den = t1 + t2 - n_int
-    flip = 2 * num > den
-    xo = np.where(flip, n_int - x, x)
-    num = np.where(flip, den - num, num)
-    safe = np.where(den > 0, den, 1)
-    dev = xo * den - n_int * num
-    mirror = 2 * n_int * num - xo * den
-    below = dev < 0
-    lower_k = np.where(below, xo, mirror // safe).astype(np.float64)
-    upper_k = np.where(below, -((-mirror) // safe), xo).astype(np.float64)
+    _, num_o, safe, lower_k, upper_k, no_evidence = tail_boundaries(x, n_int, num, den)
+    lower_k = lower_k.astype(np.float64)
+    upper_k = upper_k.astype(np.float64)
     n = n_int.astype(np.float64)
-    p = num / safe
-    q = (safe - num) / safe
+    p = num_o / safe
+    q = (safe - num_o) / safe
+
+    def signed_root(k: np.ndarray) -> np.ndarray:
+        return np.copysign(_root_kl(k, n, p, q), k - n * p)
+
     with np.errstate(divide="ignore", invalid="ignore"):
         lo = np.where(lower_k < 0, 0.0, np.where(
-            lower_k >= n, 1.0, special.ndtr(_signed_root(np.minimum(lower_k + 0.5, n), n, p, q))))
+            lower_k >= n, 1.0, special.ndtr(signed_root(np.minimum(lower_k + 0.5, n)))))
         hi = np.where(upper_k <= 0, 1.0, np.where(
-            upper_k > n, 0.0, special.ndtr(-_signed_root(np.maximum(upper_k - 0.5, 0), n, p, q))))
+            upper_k > n, 0.0, special.ndtr(-signed_root(np.maximum(upper_k - 0.5, 0)))))
     pval = np.minimum(lo + hi, 1.0)
     # the degenerate cases exactly as the exact P-values have them
     exact_cases = (num == 0) | (num == den)
     if exact_cases.any():
-        pval = np.where(exact_cases, _two_sided(xo, n_int, num, den), pval)
-    return np.where((n_int == 0) | (dev == 0) | (den == 0), 1.0, pval)
+        pval = np.where(exact_cases, _two_sided(x, n_int, num, den), pval)
+    return np.where(no_evidence, 1.0, pval)
 
 
 def _exact_hc(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray, k: int,
               n_words: int, variant: Variant) -> np.ndarray:
-    n = x + y
-    pv = _two_sided(x, n, t1 - x, t1 + t2 - n)
+    pv = allocation_given_totals(x, y, t1, t2)
     return hc_from_sorted(smallest_sorted(pv, k), n_words, variant).hc
 
 
@@ -236,8 +227,7 @@ def _screened_hc(x, y, t1, t2, bounds, j, k, variant, tally):
     t = np.take_along_axis(bounds, order[:, j : j + 1], axis=-1)[:, 0]
     xe = np.take_along_axis(x, chosen, axis=-1)
     ye = np.take_along_axis(y, chosen, axis=-1)
-    ne = xe + ye
-    exact = np.sort(_two_sided(xe, ne, t1 - xe, t1 + t2 - ne), axis=-1)[:, :k]
+    exact = np.sort(allocation_given_totals(xe, ye, t1, t2), axis=-1)[:, :k]
     known = (exact <= t[:, None]).sum(axis=-1)          # m: ranks known exactly
     complete = known >= k
     tally["complete"] += int(complete.sum())

@@ -36,7 +36,14 @@ from scipy import stats
 
 from ._checks import as_counts, check_table_pair
 
-__all__ = ["allocation_pvalues", "binomial_two_sided_pvalues", "binom_cdf", "binom_sf"]
+__all__ = [
+    "allocation_pvalues",
+    "binomial_two_sided_pvalues",
+    "binom_cdf",
+    "binom_sf",
+    "allocation_given_totals",
+    "tail_boundaries",
+]
 
 
 try:  # SciPy's Boost binomial tails as bare ufuncs (what scipy.stats.binom calls internally)
@@ -74,33 +81,45 @@ def binom_sf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _two_sided(x: np.ndarray, n: np.ndarray, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    r"""Two-sided P-value for integer arrays with success probability ``p = num / den``.
+def tail_boundaries(
+    x: np.ndarray, n: np.ndarray, num: np.ndarray, den: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    r"""The two tails of :math:`\Pr(|K - np| \ge |x - np|)` in exact integer arithmetic.
 
-    Computes :math:`\Pr(|K - np| \ge |x - np|)` with exact integer tail boundaries. To make the
-    result exactly symmetric under relabelling the two tables (``x -> n - x``, ``p -> 1 - p``)
-    and to keep :math:`p` away from the cancellation in :math:`1 - p`, the computation is always
-    done in the orientation with :math:`p \le 1/2`.
+    ``p = num / den``. To make the result exactly symmetric under relabelling the two tables
+    (``x -> n - x``, ``p -> 1 - p``) and to keep :math:`p` away from the cancellation in
+    :math:`1 - p`, everything is returned in the orientation with :math:`p \le 1/2`:
+    ``(x, num, den, lower_k, upper_k, no_evidence)`` with ``den`` made safe (1 where it is 0),
+    the lower tail :math:`k \le` ``lower_k``, the upper tail :math:`k \ge` ``upper_k``, and
+    ``no_evidence`` where the P-value is 1 by definition: :math:`n = 0` (word absent from both
+    tables), :math:`x` exactly at the mean, or a vocabulary in which both tables use only this
+    word (:math:`p` undefined).
     """
     flip = 2 * num > den
     x = np.where(flip, n - x, x)
     num = np.where(flip, den - num, num)
     safe_den = np.where(den > 0, den, 1)
-    p = num / safe_den
 
     dev = x * den - n * num            # (x - np) * den, exact
     mirror = 2 * n * num - x * den     # (2np - x) * den, exact
     below = dev < 0                    # x lies below the mean
     # x below the mean: lower tail k <= x, upper tail k >= ceil(mirror / den)
     # x above the mean: upper tail k >= x, lower tail k <= floor(mirror / den)
-    ceil_m = -((-mirror) // safe_den)
-    floor_m = mirror // safe_den
-    lower_k = np.where(below, x, floor_m)
-    upper_k = np.where(below, ceil_m, x)      # smallest k in the upper tail
-    pval = binom_cdf(lower_k, n, p) + binom_sf(upper_k - 1, n, p)
-    # n == 0 (word absent from both tables), x exactly at the mean, or a vocabulary in which
-    # both tables use only this word (p undefined): no evidence, P-value 1.
+    lower_k = np.where(below, x, mirror // safe_den)
+    upper_k = np.where(below, -((-mirror) // safe_den), x)
     no_evidence = (n == 0) | (dev == 0) | (den == 0)
+    return x, num, safe_den, lower_k, upper_k, no_evidence
+
+
+def _two_sided(x: np.ndarray, n: np.ndarray, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    r"""Two-sided P-value for integer arrays with success probability ``p = num / den``.
+
+    Computes :math:`\Pr(|K - np| \ge |x - np|)` exactly from the two binomial tails at the
+    boundaries of :func:`tail_boundaries`.
+    """
+    _, num, den, lower_k, upper_k, no_evidence = tail_boundaries(x, n, num, den)
+    p = num / den
+    pval = binom_cdf(lower_k, n, p) + binom_sf(upper_k - 1, n, p)
     return np.where(no_evidence, 1.0, np.minimum(pval, 1.0))
 
 
@@ -145,5 +164,12 @@ def allocation_pvalues(x: ArrayLike, y: ArrayLike) -> np.ndarray:
     x, y = check_table_pair(x, y)
     t1 = x.sum(axis=-1, keepdims=True)
     t2 = y.sum(axis=-1, keepdims=True)
+    return allocation_given_totals(*np.broadcast_arrays(x, y, t1, t2))
+
+
+def allocation_given_totals(
+    x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray
+) -> np.ndarray:
+    """:func:`allocation_pvalues` of valid count arrays, given the table totals (broadcastable)."""
     n = x + y
-    return _two_sided(*np.broadcast_arrays(x, n, t1 - x, t1 + t2 - n))
+    return _two_sided(x, n, t1 - x, t1 + t2 - n)
