@@ -90,8 +90,9 @@ class Collection:
 
     ``works`` has one row per work, in manifest order: ``doc_id``, ``author``, ``title``,
     ``n_words`` (whitespace tokens of the stripped text), ``n_tokens`` (word tokens as
-    :func:`~hclib.text.tokenize` counts them), ``work_group``, ``file`` (and ``text`` when
-    loaded with ``keep_text=True``). ``counts[i, j]`` is the number of occurrences of
+    :func:`~hclib.text.tokenize` counts them), ``work_group``, ``file``, the manifest's
+    ``sha256_utf8`` and ``pg_boilerplate`` (for :func:`read_text`), and ``text`` when loaded
+    with ``keep_text=True``. ``counts[i, j]`` is the number of occurrences of
     ``vocabulary[j]`` in work ``i``. The vocabulary is ranked (most common first), so the
     tables over the ``n`` most common words are the first ``n`` columns: :meth:`top`.
     """
@@ -370,10 +371,9 @@ def read_text(collection: Collection, doc_id: str) -> str:
         raise ValueError(f"no work {doc_id!r} in this collection")
     row = collection.works.loc[rows[0]]
     root = None if collection.root in ("", _DATA_FOLDER) else collection.root
-    manifest = read_manifest(root).set_index("doc_id").loc[doc_id]
-    text = _read_bytes(_text_path(root, row["file"]), str(manifest.get("sha256_utf8", "") or ""),
+    text = _read_bytes(_text_path(root, row["file"]), str(row["sha256_utf8"] or ""),
                        f"{doc_id} ({row['author']}, {row['title']})").decode("utf-8-sig")
-    if str(manifest.get("pg_boilerplate", "")).lower() != "stripped":
+    if str(row["pg_boilerplate"]).lower() != "stripped":
         text = strip_boilerplate(text)
     return text
 
@@ -509,7 +509,8 @@ def load_collection(
     if keep_text:
         works["text"] = texts
     keep = inclusion_mask(works["author"], works["n_words"], min_works, min_words)
-    columns = ["doc_id", "author", "title", "n_words", "n_tokens", "work_group", "file"]
+    columns = ["doc_id", "author", "title", "n_words", "n_tokens", "work_group", "file",
+               "sha256_utf8", "pg_boilerplate"]
     columns += [c for c in ("gutenberg_id",) if c in works.columns]
     columns += ["text"] if keep_text else []
     works = works.loc[keep, columns].reset_index(drop=True)
