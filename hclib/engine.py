@@ -45,11 +45,16 @@ __all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
 SCREEN_FACTOR = 1.35
 SCREEN_EXTRA = 16
+#: Each further stage computes the next ``ceil(SCREEN_STEP * k)`` words by bound.
+SCREEN_STEP = 0.5
 #: Words × pairs per block: temporaries small enough to stay in the CPU cache (measured on this
-#: project's machine: 2 pairs of 3,000 words were 1.3-1.4 times as fast as 4 or more).
-BLOCK_CELLS = 8192
+#: project's machine: 4 pairs of 3,000 words were faster than 2 or 8).
+BLOCK_CELLS = 12288
+#: :func:`pvalue_lower_bounds` adds the mirror tail's bound only below this near-tail bound.
+FAR_TAIL_ABOVE = 0.3
 _SAFETY = 1.0 - 1e-6
 _FLOOR = 1e-200
+_TWO_OVER_ROOT_2PI = 2.0 / np.sqrt(2.0 * np.pi)
 
 
 def _totals(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,39 +70,64 @@ def _root_kl(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.n
     return np.sqrt(2.0 * n * np.maximum(kl, 0.0))
 
 
+def _gauss_tail_lower(nh: np.ndarray) -> np.ndarray:
+    r"""A lower bound of :math:`\Phi(-u)` for :math:`u = \sqrt{2\,nH} \ge 0`, without erfc.
+
+    Birnbaum's bound on Mills' ratio, :math:`\Phi(-u) \ge \varphi(u)\,\frac{2}{u +
+    \sqrt{u^2 + 4}}`, with :math:`\varphi(u) = e^{-nH}/\sqrt{2\pi}`: one exponential and two
+    square roots, within 4 % of :math:`\Phi(-u)` for :math:`u \ge 1.5` and never above it.
+    """
+    u2 = 2.0 * nh
+    return np.exp(-nh) * _TWO_OVER_ROOT_2PI / (np.sqrt(u2) + np.sqrt(u2 + 4.0))
+
+
+def _tail_lower_bound(k: np.ndarray, n: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    r"""Lower bound of the binomial tail beyond the integer ``k`` (on the side away from ``mean``).
+
+    Zubkov–Serov, :math:`\Phi(-|u_k|)` with :math:`u_k^2/2 = nH(k/n\|p) = k\log\frac{k}{np} +
+    (n-k)\log\frac{n-k}{n-np}` (two logarithms; :math:`0\log 0 = 0`), bounded below once more
+    by :func:`_gauss_tail_lower`.
+    """
+    rest = n - k
+    nh = k * np.log(np.maximum(k, 1e-300) / mean)
+    nh += rest * np.log(np.maximum(rest, 1e-300) / (n - mean))
+    return _gauss_tail_lower(np.maximum(nh, 0.0, out=nh))
+
+
 def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     r"""Rigorous lower bounds :math:`L_w \le \pi(w|D_1, D_2)` of the allocation P-values.
 
     Rows of two (pairs × words) count tables, as in :func:`hc_pairs`. Each tail of the
-    two-sided P-value is bounded below by the Zubkov–Serov bound :math:`\Phi(-|u_k|)` at an
-    integer :math:`k` at or beyond the tail's boundary: :math:`x` itself for the near tail, and for
-    the mirror tail the first integer past :math:`2np - x` after moving it outwards by a relative
-    1e-7, so that rounding cannot move it inwards. Two logarithms and one normal CDF per tail.
+    two-sided P-value is bounded below by :func:`_tail_lower_bound` at an integer :math:`k` at or
+    beyond the tail's boundary: :math:`x` itself for the near tail, and for the mirror tail the
+    first integer past :math:`2np - x` after moving it outwards by a relative 1e-7, so that
+    rounding cannot move it inwards. The mirror tail is left out where the near tail's bound
+    alone is at least :data:`FAR_TAIL_ABOVE` (still a lower bound, and above any threshold the
+    screen meets in practice). About 25 ns per word.
     """
     x = np.asarray(x, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
     t1, t2 = _totals(x, y)
     xf = x.astype(np.float64)
-    yf = y.astype(np.float64)
-    n = xf + yf
-    den = (t1 + t2).astype(np.float64) - n
+    n = xf + y
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = (t1 - xf) / den
-        q = (t2 - yf) / den
+        p = (t1 - xf) / ((t1 + t2) - n)
         mean = n * p
         d = np.abs(xf - mean)
-        near = special.ndtr(-_root_kl(xf, n, p, q))
-        reach = d + 1e-7 * (1.0 + mean + d)
-        above = xf > mean
-        far_k = np.where(above, np.ceil(mean - reach) - 1.0, np.floor(mean + reach) + 1.0)
-        inside = (far_k >= 0.0) & (far_k <= n)
-        far = special.ndtr(-_root_kl(np.clip(far_k, 0.0, n), n, p, q))
-    bound = np.where(inside, far, 0.0)
-    bound += near
+        bound = _tail_lower_bound(xf, n, mean)
+        # the mirror tail, where the near tail alone leaves the bound below FAR_TAIL_ABOVE
+        w = np.flatnonzero(bound < FAR_TAIL_ABOVE)
+        nw, mw, dw = n.flat[w], mean.flat[w], d.flat[w]
+        reach = dw + 1e-7 * (1.0 + mw + dw)
+        far_k = np.where(xf.flat[w] > mw, np.ceil(mw - reach) - 1.0, np.floor(mw + reach) + 1.0)
+        inside = (far_k >= 0.0) & (far_k <= nw)
+        far = _tail_lower_bound(np.clip(far_k, 0.0, nw), nw, mw)
+        bound.flat[w] += np.where(inside, far, 0.0)
     bound *= _SAFETY
     # no bound (0) where it is not needed or not reliable: x at the mean (side uncertain),
     # p degenerate, or far below any P-value that HC looks at; P-value 1 where n = 0
-    unreliable = (d <= 1e-7 * (1.0 + mean)) | ~(p * q > 0.0) | (bound < _FLOOR) | np.isnan(bound)
+    unreliable = ((d <= 1e-7 * (1.0 + mean)) | ~((p > 0.0) & (p < 1.0)) | (bound < _FLOOR)
+                  | np.isnan(bound))
     bound[unreliable] = 0.0
     bound[n == 0] = 1.0
     return np.minimum(bound, 1.0, out=bound)
@@ -203,43 +233,54 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
         return _exact_hc(x, y, t1, t2, k, n_words, variant)
     hc = np.empty(n_pairs, dtype=np.float64)
     rows = np.arange(n_pairs)
-    bounds = pvalue_lower_bounds(x, y)
+    untaken = pvalue_lower_bounds(x, y)     # bounds of the words not yet computed (inf: taken)
+    known = np.empty((n_pairs, 0))          # the k smallest exact P-values so far, sorted
+    taken = 0
     while rows.size:
-        if j >= n_words:  # the screen did not settle these pairs: compute them in full
+        if taken + j >= n_words:  # the screen did not settle these pairs: compute them in full
             tally["full"] += rows.size
-            tally["exact_pvalues"] += rows.size * n_words
+            tally["exact_pvalues"] += rows.size * (n_words - taken)
             hc[rows] = _exact_hc(x[rows], y[rows], t1[rows], t2[rows], k, n_words, variant)
             break
         tally["exact_pvalues"] += rows.size * j
-        value, done = _screened_hc(x[rows], y[rows], t1[rows], t2[rows], bounds[rows], j, k,
-                                   variant, tally)
+        order = np.argpartition(untaken, j, axis=-1)
+        chosen = order[:, :j]
+        t = np.take_along_axis(untaken, order[:, j : j + 1], axis=-1)[:, 0]
+        xr, yr = x[rows], y[rows]
+        new = allocation_given_totals(np.take_along_axis(xr, chosen, axis=-1),
+                                      np.take_along_axis(yr, chosen, axis=-1), t1[rows], t2[rows])
+        known = np.sort(np.concatenate([known, new], axis=-1), axis=-1)[:, :k]
+        value, done = _screened_hc(known, t, k, n_words, variant, tally)
         hc[rows[done]] = value[done]
-        rows = rows[~done]
-        j = 2 * j  # next stage: twice as many candidates
+        keep = ~done
+        rows, known, t = rows[keep], known[keep], t[keep]
+        np.put_along_axis(untaken, chosen, np.inf, axis=-1)
+        untaken = untaken[keep]
+        taken += j
+        j = int(np.ceil(SCREEN_STEP * k))  # next stage: the next words by bound
     return hc
 
 
-def _screened_hc(x, y, t1, t2, bounds, j, k, variant, tally):
-    """HC from the ``j`` words with the smallest bounds, where that settles it (step 3)."""
-    n_pairs, n_words = x.shape
-    order = np.argpartition(bounds, j, axis=-1)
-    chosen = order[:, :j]
-    t = np.take_along_axis(bounds, order[:, j : j + 1], axis=-1)[:, 0]
-    xe = np.take_along_axis(x, chosen, axis=-1)
-    ye = np.take_along_axis(y, chosen, axis=-1)
-    exact = np.sort(allocation_given_totals(xe, ye, t1, t2), axis=-1)[:, :k]
-    known = (exact <= t[:, None]).sum(axis=-1)          # m: ranks known exactly
-    complete = known >= k
+def _screened_hc(known: np.ndarray, t: np.ndarray, k: int, n_words: int, variant: Variant,
+                 tally: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    r"""HC from the exact P-values of the words with bounds below ``t``, where that settles it.
+
+    ``known``: the k smallest exact P-values so far, sorted; every other word has
+    :math:`\pi_w \ge L_w \ge t` (step 3 of the module docstring).
+    """
+    n_pairs = known.shape[0]
+    m = (known <= t[:, None]).sum(axis=-1)          # ranks known exactly
+    complete = m >= k
     tally["complete"] += int(complete.sum())
     hc = np.full(n_pairs, np.nan)
     if complete.any():
-        hc[complete] = hc_from_sorted(exact[complete], n_words, variant).hc
+        hc[complete] = hc_from_sorted(known[complete], n_words, variant).hc
     partial = np.flatnonzero(~complete)
     if partial.size:
-        z = hc_scores(exact[partial], n_words)
-        valid = np.arange(k) < known[partial, None]
+        z = hc_scores(known[partial], n_words)
+        valid = np.arange(k) < m[partial, None]
         if variant == "dagger":
-            valid &= exact[partial] >= 1.0 / n_words
+            valid &= known[partial] >= 1.0 / n_words
             floor = np.maximum(t[partial], 1.0 / n_words)
         else:
             floor = t[partial]

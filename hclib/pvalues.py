@@ -96,9 +96,11 @@ def tail_boundaries(
     word (:math:`p` undefined).
     """
     flip = 2 * num > den
-    x = np.where(flip, n - x, x)
-    num = np.where(flip, den - num, num)
-    safe_den = np.where(den > 0, den, 1)
+    if flip.any():
+        x = np.where(flip, n - x, x)
+        num = np.where(flip, den - num, num)
+    empty = den == 0
+    safe_den = np.where(empty, 1, den) if empty.any() else den
 
     dev = x * den - n * num            # (x - np) * den, exact
     mirror = 2 * n * num - x * den     # (2np - x) * den, exact
@@ -107,7 +109,7 @@ def tail_boundaries(
     # x above the mean: upper tail k >= x, lower tail k <= floor(mirror / den)
     lower_k = np.where(below, x, mirror // safe_den)
     upper_k = np.where(below, -((-mirror) // safe_den), x)
-    no_evidence = (n == 0) | (dev == 0) | (den == 0)
+    no_evidence = (n == 0) | (dev == 0) | empty
     return x, num, safe_den, lower_k, upper_k, no_evidence
 
 
