@@ -4,7 +4,7 @@ HC of a pair of tables depends only on the :math:`k = \lfloor\gamma_0 N\rfloor` 
 and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The engine therefore
 
 1. computes for every word a rigorous **lower bound** :math:`L_w \le \pi_w` of its P-value
-   (:func:`pvalue_lower_bounds`: a few logarithms and two normal CDFs, no incomplete beta);
+   (:func:`pvalue_lower_bounds`: a few logarithms and exponentials, no incomplete beta);
 2. takes the :math:`j \approx 1.35k` words with the smallest bounds, :math:`E`, and computes their
    P-values exactly, with the same code as :func:`hclib.pvalues.allocation_pvalues`;
 3. with :math:`t` the smallest bound outside :math:`E`, every word outside has
@@ -13,8 +13,9 @@ and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The 
    :math:`z_i \le z(k, t)` because :math:`z(i, p)` increases in :math:`i` and decreases in
    :math:`p`. If :math:`m \ge k`, or if the best known :math:`z_i` beats that bound, HC is exactly
    the value a full computation gives (same P-values, same scan, same floating-point operations);
-4. otherwise it repeats steps 2-3 with twice as many words, and computes the pair in full once
-   that would be every word.
+4. otherwise it computes the next :math:`\lceil k/2 \rceil` words by bound exactly and repeats
+   step 3 with all the exact values so far, and computes the pair in full once that would be
+   every word.
 
 The result is therefore identical to ``higher_criticism(allocation_pvalues(x, y)).hc``, not an
 approximation; only the amount of work changes.
@@ -23,7 +24,10 @@ The bound (Zubkov and Serov, 2013): for :math:`K \sim \mathrm{Bin}(n, p)` and in
 :math:`0 \le k < n`, :math:`\Pr(K \le k) \ge \Phi(u_k)` and for :math:`1 \le k \le n`,
 :math:`\Pr(K \ge k) \ge \Phi(-u_k)`, where :math:`u_k = \mathrm{sign}(k - np)\sqrt{2n\,
 H(k/n\,\|\,p)}` and :math:`H(a\|p) = a\log\frac{a}{p} + (1-a)\log\frac{1-a}{1-p}`. The
-two-sided P-value is the sum of both tails, so the sum of their bounds bounds it. Bounds below
+normal tail is bounded once more by Birnbaum's (1942) bound on Mills' ratio,
+:math:`\Phi(-u) \ge \varphi(u)\,2/(u + \sqrt{u^2 + 4})`, which needs one exponential instead of
+erfc. The two-sided P-value is the sum of both tails, so the sum of their bounds bounds it
+(the mirror tail is left out where the near tail's bound is already 0.3 or more). Bounds below
 1e-200 are set to 0 (Boost's tails lose accuracy down there), and all bounds are shrunk by a
 relative 1e-6 to absorb floating-point error.
 
