@@ -120,13 +120,15 @@ def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         d = np.abs(xf - mean)
         bound = _tail_lower_bound(xf, n, mean)
         # the mirror tail, where the near tail alone leaves the bound below FAR_TAIL_ABOVE
-        w = np.flatnonzero(bound < FAR_TAIL_ABOVE)
-        nw, mw, dw = n.flat[w], mean.flat[w], d.flat[w]
+        flat = bound.reshape(-1)            # a view: bound is a fresh contiguous array
+        w = np.flatnonzero(flat < FAR_TAIL_ABOVE)
+        nw, mw, dw = n.reshape(-1)[w], mean.reshape(-1)[w], d.reshape(-1)[w]
         reach = dw + 1e-7 * (1.0 + mw + dw)
-        far_k = np.where(xf.flat[w] > mw, np.ceil(mw - reach) - 1.0, np.floor(mw + reach) + 1.0)
+        far_k = np.where(xf.reshape(-1)[w] > mw, np.ceil(mw - reach) - 1.0,
+                         np.floor(mw + reach) + 1.0)
         inside = (far_k >= 0.0) & (far_k <= nw)
         far = _tail_lower_bound(np.clip(far_k, 0.0, nw), nw, mw)
-        bound.flat[w] += np.where(inside, far, 0.0)
+        flat[w] += np.where(inside, far, 0.0)
     bound *= _SAFETY
     # no bound (0) where it is not needed or not reliable: x at the mean (side uncertain),
     # p degenerate, or far below any P-value that HC looks at; P-value 1 where n = 0
@@ -250,16 +252,17 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
         order = np.argpartition(untaken, j, axis=-1)
         chosen = order[:, :j]
         t = np.take_along_axis(untaken, order[:, j : j + 1], axis=-1)[:, 0]
-        xr, yr = x[rows], y[rows]
-        new = allocation_given_totals(np.take_along_axis(xr, chosen, axis=-1),
-                                      np.take_along_axis(yr, chosen, axis=-1), t1[rows], t2[rows])
-        known = np.sort(np.concatenate([known, new], axis=-1), axis=-1)[:, :k]
+        cells = (rows * n_words)[:, None] + chosen      # flat indices into the block
+        new = allocation_given_totals(x.reshape(-1)[cells], y.reshape(-1)[cells], t1[rows],
+                                      t2[rows])
+        if known.shape[1]:
+            new = np.concatenate([known, new], axis=-1)
+        known = np.sort(new, axis=-1)[:, :k]
         value, done = _screened_hc(known, t, k, n_words, variant, tally)
         hc[rows[done]] = value[done]
         keep = ~done
-        rows, known, t = rows[keep], known[keep], t[keep]
-        np.put_along_axis(untaken, chosen, np.inf, axis=-1)
-        untaken = untaken[keep]
+        untaken.reshape(-1)[(np.arange(rows.size) * n_words)[:, None] + chosen] = np.inf
+        rows, known, t, untaken = rows[keep], known[keep], t[keep], untaken[keep]
         taken += j
         j = int(np.ceil(SCREEN_STEP * k))  # next stage: the next words by bound
     return hc
