@@ -65,13 +65,18 @@ def _totals(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.sum(axis=-1, keepdims=True), y.sum(axis=-1, keepdims=True)
 
 
-def _root_kl(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    r""":math:`|u_k| = \sqrt{2n H(k/n \| p)}` for float ``0 <= k <= n``, ``n > 0`` (no xlogy: a floor
-    of 1e-300 inside the logarithms makes :math:`0 \log 0 = 0`)."""
+def _n_kl(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    r""":math:`nH(k/n \| p) = u_k^2/2` for float ``0 <= k <= n``, ``n > 0`` (no xlogy: a floor of
+    1e-300 inside the logarithms makes :math:`0 \log 0 = 0`)."""
     a = k / n
     b = 1.0 - a
     kl = a * np.log(np.maximum(a, 1e-300) / p) + b * np.log(np.maximum(b, 1e-300) / q)
-    return np.sqrt(2.0 * n * np.maximum(kl, 0.0))
+    return n * np.maximum(kl, 0.0)
+
+
+def _root_kl(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    r""":math:`|u_k| = \sqrt{2n H(k/n \| p)}` (see :func:`_n_kl`)."""
+    return np.sqrt(2.0 * _n_kl(k, n, p, q))
 
 
 def _gauss_tail_lower(nh: np.ndarray) -> np.ndarray:
@@ -85,17 +90,13 @@ def _gauss_tail_lower(nh: np.ndarray) -> np.ndarray:
     return np.exp(-nh) * _TWO_OVER_ROOT_2PI / (np.sqrt(u2) + np.sqrt(u2 + 4.0))
 
 
-def _tail_lower_bound(k: np.ndarray, n: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    r"""Lower bound of the binomial tail beyond the integer ``k`` (on the side away from ``mean``).
+def _tail_lower_bound(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    r"""Lower bound of the binomial tail beyond the integer ``k`` (on the side away from ``np``).
 
-    Zubkov–Serov, :math:`\Phi(-|u_k|)` with :math:`u_k^2/2 = nH(k/n\|p) = k\log\frac{k}{np} +
-    (n-k)\log\frac{n-k}{n-np}` (two logarithms; :math:`0\log 0 = 0`), bounded below once more
-    by :func:`_gauss_tail_lower`.
+    Zubkov–Serov, :math:`\Phi(-|u_k|)` with :math:`u_k^2/2 =` :func:`_n_kl` (two logarithms),
+    bounded below once more by :func:`_gauss_tail_lower`.
     """
-    rest = n - k
-    nh = k * np.log(np.maximum(k, 1e-300) / mean)
-    nh += rest * np.log(np.maximum(rest, 1e-300) / (n - mean))
-    return _gauss_tail_lower(np.maximum(nh, 0.0, out=nh))
+    return _gauss_tail_lower(_n_kl(k, n, p, q))
 
 
 def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -115,10 +116,12 @@ def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     xf = x.astype(np.float64)
     n = xf + y
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = (t1 - xf) / ((t1 + t2) - n)
+        den = (t1 + t2) - n
+        p = (t1 - xf) / den
+        q = (t2 - y) / den
         mean = n * p
         d = np.abs(xf - mean)
-        bound = _tail_lower_bound(xf, n, mean)
+        bound = _tail_lower_bound(xf, n, p, q)
         # the mirror tail, where the near tail alone leaves the bound below FAR_TAIL_ABOVE
         flat = bound.reshape(-1)            # a view: bound is a fresh contiguous array
         w = np.flatnonzero(flat < FAR_TAIL_ABOVE)
@@ -127,12 +130,12 @@ def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         far_k = np.where(xf.reshape(-1)[w] > mw, np.ceil(mw - reach) - 1.0,
                          np.floor(mw + reach) + 1.0)
         inside = (far_k >= 0.0) & (far_k <= nw)
-        far = _tail_lower_bound(np.clip(far_k, 0.0, nw), nw, mw)
+        far = _tail_lower_bound(np.clip(far_k, 0.0, nw), nw, p.reshape(-1)[w], q.reshape(-1)[w])
         flat[w] += np.where(inside, far, 0.0)
     bound *= _SAFETY
     # no bound (0) where it is not needed or not reliable: x at the mean (side uncertain),
     # p degenerate, or far below any P-value that HC looks at; P-value 1 where n = 0
-    unreliable = ((d <= 1e-7 * (1.0 + mean)) | ~((p > 0.0) & (p < 1.0)) | (bound < _FLOOR)
+    unreliable = ((d <= 1e-7 * (1.0 + mean)) | ~(p * q > 0.0) | (bound < _FLOOR)
                   | np.isnan(bound))
     bound[unreliable] = 0.0
     bound[n == 0] = 1.0
@@ -261,7 +264,7 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
         value, done = _screened_hc(known, t, k, n_words, variant, tally)
         hc[rows[done]] = value[done]
         keep = ~done
-        untaken.reshape(-1)[(np.arange(rows.size) * n_words)[:, None] + chosen] = np.inf
+        np.put_along_axis(untaken, chosen, np.inf, axis=-1)
         rows, known, t, untaken = rows[keep], known[keep], t[keep], untaken[keep]
         taken += j
         j = int(np.ceil(SCREEN_STEP * k))  # next stage: the next words by bound
