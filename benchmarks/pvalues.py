@@ -207,21 +207,20 @@ def published_pair_hc(x: np.ndarray, y: np.ndarray, gamma: float = GAMMA) -> flo
 
 def paper_matrix(
     docs: np.ndarray,
-    author_counts: np.ndarray,
-    doc_author: np.ndarray,
+    corpora: np.ndarray,
     pairs: Sequence[tuple[int, int]],
     tails: Tails = "exact",
 ) -> tuple[np.ndarray, np.ndarray]:
     """HC† and P-values of the given (document, author) pairs, one pair at a time.
 
-    A document is left out of its own author's corpus. Returns ``(hc, pvalues)`` with shapes
-    ``(pairs,)`` and ``(pairs, words)``.
+    ``corpora[d, a]`` is author a's corpus as document d is compared with it (without d if it
+    is one of a's documents). Returns ``(hc, pvalues)`` with shapes ``(pairs,)`` and
+    ``(pairs, words)``.
     """
     hc = np.empty(len(pairs))
     pvals = np.empty((len(pairs), docs.shape[1]))
     for j, (d, a) in enumerate(pairs):
-        corpus = author_counts[a] - docs[d] if doc_author[d] == a else author_counts[a]
-        pvals[j] = paper_pvalues(docs[d], corpus, tails)
+        pvals[j] = paper_pvalues(docs[d], corpora[d, a], tails)
         hc[j] = paper_hc_dagger(pvals[j])
     return hc, pvals
 
@@ -326,6 +325,9 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
     rows = np.concatenate([np.flatnonzero(doc_author_all == a)[:k] for a in range(n_authors)])
     docs, doc_author = docs_all[rows], doc_author_all[rows]
     pairs = [(d, a) for d in range(len(docs)) for a in range(n_authors)]
+    # Every pair's author corpus, leaving a document out of its own author's corpus.
+    corpora = hclib.matrix.compared_corpora(docs, author_counts, doc_author)
+    pair_docs, pair_corpora = np.repeat(docs, n_authors, axis=0), corpora.reshape(-1, n_words)
 
     # Best of a few repeats, the two methods interleaved so that a change of machine load hits
     # both. hclib: the whole matrix in one batched call. Baseline: one pair at a time, timed on
@@ -347,34 +349,27 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
         )
         t2 = time.perf_counter()
         c2 = time.process_time()
-        hc_head, pv_head = paper_matrix(docs, author_counts, doc_author, pairs[:n_timed])
+        hc_head, pv_head = paper_matrix(docs, corpora, pairs[:n_timed])
         c3 = time.process_time()
         for d, a in pairs[:n_timed]:
-            corpus = author_counts[a] - docs[d] if doc_author[d] == a else author_counts[a]
-            published_pair_hc(docs[d], corpus)
+            published_pair_hc(docs[d], corpora[d, a])
         c4 = time.process_time()
         hclib_s, threads_s = min(hclib_s, c1 - c0), min(threads_s, t2 - t1)
         baseline_s, published_s = min(baseline_s, c3 - c2), min(published_s, c4 - c3)
     if not np.array_equal(hc_threads, hc_fast):
         raise AssertionError("threaded discrepancy_matrix differs from the single-thread one")
-    corpora_flat = np.broadcast_to(author_counts, (len(docs), n_authors, n_words)).copy()
-    corpora_flat[np.arange(len(docs)), doc_author] -= docs
-    hclib.engine.hc_pairs(np.repeat(docs, n_authors, axis=0),
-                          corpora_flat.reshape(-1, n_words), GAMMA, counts=counts)
-    floor_s = screen_floor_seconds(np.repeat(docs, n_authors, axis=0),
-                                   corpora_flat.reshape(-1, n_words), cfg.repeats)
-    hc_tail, pv_tail = paper_matrix(docs, author_counts, doc_author, pairs[n_timed:])
+    hclib.engine.hc_pairs(pair_docs, pair_corpora, GAMMA, counts=counts)
+    floor_s = screen_floor_seconds(pair_docs, pair_corpora, cfg.repeats)
+    hc_tail, pv_tail = paper_matrix(docs, corpora, pairs[n_timed:])
     hc_slow = np.concatenate([hc_head, hc_tail]).reshape(len(docs), n_authors)
     pv_slow = np.concatenate([pv_head, pv_tail]).reshape(len(docs), n_authors, n_words)
 
     # hclib P-values of the same pairs, with the same leave-one-out.
-    corpora = np.broadcast_to(author_counts, (len(docs), n_authors, n_words)).copy()
-    corpora[np.arange(len(docs)), doc_author] -= docs
     pv_fast = hclib.allocation_pvalues(docs[:, None, :], corpora)
 
     # Side notes: the paper's sf(np + d - 1) and an unguarded floor/ceil.
-    hc_sf, pv_sf = paper_matrix(docs, author_counts, doc_author, pairs, tails="paper_sf")
-    hc_ug, pv_ug = paper_matrix(docs, author_counts, doc_author, pairs, tails="unguarded")
+    hc_sf, pv_sf = paper_matrix(docs, corpora, pairs, tails="paper_sf")
+    hc_ug, pv_ug = paper_matrix(docs, corpora, pairs, tails="unguarded")
     flat_pv, flat_hc = pv_slow.reshape(len(pairs), n_words), hc_slow.ravel()
     hc_rel = rel_diff(hc_slow, hc_fast)
 

@@ -20,7 +20,7 @@ from tqdm import tqdm
 from ._checks import as_counts, check_count_matrices
 from .discrepancy import measure_function
 
-__all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
+__all__ = ["corpus_counts", "check_matrix_inputs", "compared_corpora", "discrepancy_matrix"]
 
 # Rough number of (chunk × authors × words) float64 temporaries alive at once in a measure.
 _TEMPORARIES = 12
@@ -100,6 +100,22 @@ def check_matrix_inputs(
     return docs, authors, member
 
 
+def compared_corpora(docs: np.ndarray, author_counts: np.ndarray, member: np.ndarray
+                     ) -> np.ndarray:
+    """(documents × authors × words): every author corpus as each document is compared with it.
+
+    Leave-one-out: document ``d`` is subtracted from corpus ``member[d]`` (-1: from none).
+    Without members this is a read-only broadcast view of ``author_counts``; inputs must
+    already be valid (:func:`check_matrix_inputs`).
+    """
+    corpora = np.broadcast_to(author_counts, (len(docs), *author_counts.shape))
+    local = np.flatnonzero(np.asarray(member) >= 0)
+    if local.size:
+        corpora = corpora.copy()
+        corpora[local, member[local]] -= docs[local]
+    return corpora
+
+
 def discrepancy_matrix(
     doc_counts: ArrayLike,
     author_counts: ArrayLike,
@@ -157,14 +173,8 @@ def discrepancy_matrix(
 
     def run(start: int) -> int:
         stop = min(start + step, n_docs)
-        x = docs[start:stop, None, :]
-        y = np.broadcast_to(authors, (stop - start, n_authors, authors.shape[1]))
-        mine = member[start:stop]
-        if (mine >= 0).any():
-            y = y.copy()
-            local = np.flatnonzero(mine >= 0)
-            y[local, mine[local]] -= docs[start:stop][local]
-        out[start:stop] = f(x, y)
+        out[start:stop] = f(docs[start:stop, None, :],
+                            compared_corpora(docs[start:stop], authors, member[start:stop]))
         return stop - start
 
     bar = tqdm(

@@ -7,6 +7,7 @@ import pytest
 
 from hclib import MEASURES, corpus_counts, discrepancy_matrix
 from hclib.discrepancy import measure_function
+from hclib.matrix import compared_corpora
 
 
 @pytest.fixture()
@@ -95,3 +96,16 @@ def test_mismatched_vocabularies_and_labels_raise() -> None:
         discrepancy_matrix(np.ones((2, 4), int), np.ones((3, 5), int))
     with pytest.raises(ValueError, match="one label per document"):
         corpus_counts(np.ones((2, 4), int), ["a"])
+
+
+def test_compared_corpora_leave_each_member_out_of_its_own_corpus_only():
+    docs = np.array([[1, 2, 0], [3, 0, 1], [2, 2, 2]])
+    authors = np.array([[10, 10, 10], [20, 20, 20]])
+    got = compared_corpora(docs, authors, np.array([0, -1, 1]))
+    want = np.broadcast_to(authors, (3, 2, 3)).copy()
+    want[0, 0] -= docs[0]
+    want[2, 1] -= docs[2]
+    assert np.array_equal(got, want)
+    assert np.array_equal(authors, [[10, 10, 10], [20, 20, 20]])   # input untouched
+    view = compared_corpora(docs, authors, np.array([-1, -1, -1]))
+    assert np.shares_memory(view, authors) and np.array_equal(view[1], authors)
