@@ -1,0 +1,7 @@
+"""``python -m hclib …`` runs the ``hclib`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
