@@ -36,8 +36,9 @@ removed too; the Federalist chapter lists what is removed. Roman numerals are so
 
 NLTK data. The tagger needs ``taggers/averaged_perceptron_tagger_eng`` and the lemmatiser
 ``corpora/wordnet``; both are looked up on NLTK's search path (the environment variable
-``NLTK_DATA`` first). A missing resource raises :class:`NLTKResourceError`, naming the resource,
-every folder searched and the ``nltk.download`` call that installs it.
+``NLTK_DATA`` first, then hclib's cache, where ``hclib data fetch nltk`` puts them). A missing
+resource raises :class:`NLTKResourceError`, naming the resource and the command that installs
+it, and every folder searched; a damaged one (a truncated zip) names the file.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -88,10 +90,22 @@ def _missing(resource: str, package: str, cause: BaseException) -> NLTKResourceE
     env = os.environ.get("NLTK_DATA")
     env_note = f"NLTK_DATA={env!r}" if env else "NLTK_DATA is not set"
     return NLTKResourceError(
-        f"NLTK resource {resource!r} was not found ({env_note}). Searched:\n{searched}\n"
-        f"Install it with  python -c \"import nltk; nltk.download('{package}')\"  "
+        f"NLTK resource {resource!r} is not installed: run `hclib data fetch nltk`.\n"
+        f"({env_note}.) Searched:\n{searched}\n"
+        f"Or install it with  python -c \"import nltk; nltk.download('{package}')\"  "
         f"(add download_dir=... for a folder named in NLTK_DATA), or point NLTK_DATA at a "
         f"folder that holds {resource}. Original error: {type(cause).__name__}"
+    )
+
+
+def _damaged(resource: str, cause: BaseException) -> NLTKResourceError:
+    """A resource that NLTK found but cannot read (a truncated or corrupt zip)."""
+    from .corpora.nltk_data import find_resource
+
+    found = find_resource(resource.split("/")[-1])
+    return NLTKResourceError(
+        f"NLTK resource {resource!r} at {found} is damaged ({type(cause).__name__}: {cause}): "
+        f"delete it and run `hclib data fetch nltk`."
     )
 
 
@@ -100,10 +114,15 @@ def _tagger():
     """The English averaged-perceptron tagger, loaded once per process."""
     from nltk.tag.perceptron import PerceptronTagger
 
+    from .corpora.nltk_data import add_search_path
+
+    add_search_path()  # where `hclib data fetch nltk` puts it
     try:
         return PerceptronTagger(lang="eng")
     except LookupError as err:
         raise _missing(*_TAGGER_RESOURCE, err) from None
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as err:
+        raise _damaged(_TAGGER_RESOURCE[0], err) from None
 
 
 @lru_cache(maxsize=1)
@@ -113,6 +132,9 @@ def _lemmatizer():
     from nltk.corpus import wordnet
     from nltk.stem import WordNetLemmatizer
 
+    from .corpora.nltk_data import add_search_path
+
+    add_search_path()  # where `hclib data fetch nltk` puts it
     # WordNet may be unpacked (corpora/wordnet/) or zipped (corpora/wordnet.zip), as NLTK's own
     # corpus loader accepts; look it up explicitly so a missing copy is reported here.
     try:
@@ -126,6 +148,8 @@ def _lemmatizer():
         wordnet.ensure_loaded()
     except LookupError as err:
         raise _missing(*_WORDNET_RESOURCE, err) from None
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as err:
+        raise _damaged(_WORDNET_RESOURCE[0], err) from None
     return WordNetLemmatizer()
 
 

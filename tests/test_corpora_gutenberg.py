@@ -1,4 +1,4 @@
-"""Tests of hclib.gutenberg: manifest, inclusion rule, boilerplate, exact fast counting, loading."""
+"""Tests of hclib.corpora.gutenberg: manifest, inclusion rule, boilerplate, exact fast counting, loading."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hclib import gutenberg
-from hclib.data import DataIntegrityError
+from hclib.corpora import gutenberg
+from hclib.corpora.fetch import DataIntegrityError
 from hclib.text import count_matrix, tokenize
 
 VOCAB = ["the", "of", "and", "to", "a", "in", "sea", "ship", "king", "love", "war", "night"]
@@ -242,15 +242,15 @@ def test_strip_boilerplate_markers():
         "*** END OF THE PROJECT GUTENBERG EBOOK SOMETHING ***",
         "licence",
     ])
-    assert gutenberg.strip_boilerplate(text) == "CHAPTER I\nIt was a dark night."
+    assert gutenberg.strip_boilerplate(text) == "CHAPTER I\nIt was a dark night.\n"
 
 
 def test_strip_boilerplate_without_markers_keeps_text():
     assert gutenberg.strip_boilerplate("\ufeffJust a text.\r\nTwo lines.\r\n") == (
-        "Just a text.\nTwo lines."
+        "Just a text.\nTwo lines.\n"
     )
     # a credit paragraph at the very top is still dropped
-    assert gutenberg.strip_boilerplate("Produced by X.\n\nBody.") == "Body."
+    assert gutenberg.strip_boilerplate("Produced by X.\n\nBody.") == "Body.\n"
 
 
 def test_strip_boilerplate_start_only_in_header_window():
@@ -265,13 +265,13 @@ def test_strip_boilerplate_keeps_at_most_four_credit_paragraphs():
     credits = ["Produced by A.", "Produced by B.", "Produced by C.", "Produced by D.",
                "Produced by E."]
     text = "*** START OF THIS PROJECT GUTENBERG EBOOK X ***\n\n" + "\n\n".join(credits + ["Body"])
-    assert gutenberg.strip_boilerplate(text) == "Produced by E.\n\nBody"
+    assert gutenberg.strip_boilerplate(text) == "Produced by E.\n\nBody\n"
 
 
 def test_strip_boilerplate_on_a_real_gutenberg_file():
     """The Federalist Papers (etext #1404, with its header and licence), if the data is here."""
     try:
-        from hclib.data import data_file
+        from hclib.corpora.fetch import data_file
 
         path = data_file("federalist/pg1404.txt")
     except Exception as exc:  # noqa: BLE001 - data not available on this machine
@@ -354,7 +354,7 @@ def test_word_counts_on_shipped_texts():
         manifest = gutenberg.read_manifest()
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"Gutenberg collection not available: {exc}")
-    from hclib.data import data_file
+    from hclib.corpora.fetch import data_file
 
     # an English original and three translations (Dumas, Tolstoy, Zola), all with non-ASCII text
     picks = [0] + [int(manifest.index[manifest["author"].str.startswith(a)][0])

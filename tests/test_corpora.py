@@ -1,4 +1,4 @@
-"""Tests for hclib.data: locating, verifying and downloading data files, and the corpus loaders.
+"""Tests for hclib.corpora (fetch, federalist, pan, wordlists): locating, verifying and downloading data files, and the corpus loaders.
 
 Tests that need the real corpora use $HCLIB_DATA_DIR, or else ``<repo>/../shared/data``, and skip
 when neither exists. Nothing here touches the network: downloads come from ``file://`` URLs, and
@@ -21,20 +21,18 @@ import pandas as pd
 import pooch
 import pytest
 
-from hclib import data
-from hclib.data import (
+from hclib.corpora import fetch as data
+from hclib.corpora.federalist import federalist_study_papers, load_federalist, parse_federalist
+from hclib.corpora.fetch import (
     ARCHIVES,
     REGISTRY,
     Archive,
     DataIntegrityError,
     DataNotFoundError,
     data_file,
-    load_common_words,
-    load_federalist,
-    load_mosteller_wallace,
-    load_pan18,
-    parse_federalist,
 )
+from hclib.corpora.pan import load_pan18, read_pan18
+from hclib.corpora.wordlists import load_common_words, load_mosteller_wallace
 
 FEDERALIST = "federalist/pg1404.txt"
 COMMON_WORDS = "wordlists/google-books-common-words.txt"
@@ -265,7 +263,7 @@ def _fake_pan(root: Path, top: str = PAN_TEST) -> Path:
 
 def test_pan18_reads_a_well_formed_tree(data_dir: Path) -> None:
     _fake_pan(data_dir)
-    pan = load_pan18()
+    pan = read_pan18(data_dir / PAN_TEST)
     assert pan["doc_id"].tolist() == [
         "candidate00001/known00001.txt", "candidate00001/known00002.txt",
         "candidate00002/known00001.txt", "candidate00002/known00002.txt",
@@ -311,7 +309,7 @@ def test_pan18_malformed_problem(
 ) -> None:
     break_it(_fake_pan(data_dir))
     with pytest.raises(ValueError, match=re.escape(message)):
-        load_pan18()
+        read_pan18(data_dir / PAN_TEST)
 
 
 # ------------------------------------------------------------------ word lists
@@ -343,15 +341,16 @@ def test_mosteller_wallace(real_data: Path) -> None:
 
 
 def test_missing_file_without_source_names_file_places_and_remedy(
-    data_dir: Path, tmp_path: Path
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setitem(REGISTRY, "wordlists/no-source.tsv", (None, None))
     with pytest.raises(DataNotFoundError) as caught:
-        data_file("wordlists/mosteller-wallace.tsv")
+        data_file("wordlists/no-source.tsv")
     assert isinstance(caught.value, FileNotFoundError)
     message = str(caught.value)
-    assert "wordlists/mosteller-wallace.tsv" in message
-    assert str(data_dir / "wordlists" / "mosteller-wallace.tsv") in message
-    assert str(tmp_path / "cache" / "wordlists" / "mosteller-wallace.tsv") in message
+    assert "wordlists/no-source.tsv" in message
+    assert str(data_dir / "wordlists" / "no-source.tsv") in message
+    assert str(tmp_path / "cache" / "wordlists" / "no-source.tsv") in message
     assert "must be supplied via $HCLIB_DATA_DIR" in message
     assert "set HCLIB_DATA_DIR to a folder laid out like" in message
 
@@ -490,10 +489,11 @@ def _zip_folder(folder: Path, top: str, extra: dict[str, bytes] | None = None) -
     return bytes(sink.buffer)
 
 
-def _use_archive(monkeypatch: pytest.MonkeyPatch, key: str, archive: Path, root: str) -> None:
+def _use_archive(monkeypatch: pytest.MonkeyPatch, key: str, archive: Path, root: str,
+                 files: str | None = None) -> None:
     monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
     monkeypatch.setitem(
-        ARCHIVES, key, Archive(archive.as_uri(), pooch.file_hash(str(archive)), root)
+        ARCHIVES, key, Archive(archive.as_uri(), pooch.file_hash(str(archive)), root, files)
     )
 
 
@@ -510,12 +510,12 @@ def test_pan_archive_download_renames_top_folder(
         shutil.make_archive(str(archive.with_suffix("")), "zip", tmp_path / "src")
     _use_archive(monkeypatch, PAN_TEST, archive, top)
 
-    pan = load_pan18("test")
+    pan = read_pan18(data_file(PAN_TEST))
     assert len(pan) == 6
     assert (tmp_path / "cache" / PAN_TEST / "collection-info.json").is_file()
     assert not list((tmp_path / "cache" / "_downloads").iterdir())  # archive removed after use
     archive.unlink()  # extracted folder is reused, no second download
-    assert load_pan18("test").equals(pan)
+    assert read_pan18(data_file(PAN_TEST)).equals(pan)
 
 
 def test_github_tarball_with_commit_named_top_folder(
@@ -529,7 +529,7 @@ def test_github_tarball_with_commit_named_top_folder(
         tar.add(tmp_path / "repo-0123abc", arcname="repo-0123abc")
     _use_archive(monkeypatch, PAN_TRAIN, archive, f"*/{name}")
 
-    pan = load_pan18("train")
+    pan = read_pan18(data_file(PAN_TRAIN))
     assert len(pan) == 6
     assert not (tmp_path / "cache" / "pan18" / "README.md").exists()
     with pytest.raises(DataNotFoundError, match="does not contain it"):
@@ -544,7 +544,7 @@ def test_archive_without_the_expected_folder_is_an_error(
     shutil.make_archive(str(archive.with_suffix("")), "zip", tmp_path / "src")
     _use_archive(monkeypatch, PAN_TEST, archive, "expected-name")
     with pytest.raises(DataNotFoundError, match="no files under 'expected-name'"):
-        load_pan18("test")
+        data_file(PAN_TEST)
     assert not (tmp_path / "cache" / PAN_TEST).exists()
 
 
@@ -561,13 +561,15 @@ def test_truncated_pan_test_zip_is_salvaged(
     archive.write_bytes(content[:cut])  # cut inside the data of problem00009's 4th text
     with pytest.raises(zipfile.BadZipFile):
         zipfile.ZipFile(archive)
-    _use_archive(monkeypatch, PAN_TEST, archive, top)
+    _use_archive(monkeypatch, PAN_TEST, archive, top, files="pan18-test-files.tsv")
 
     downloaded = load_pan18("test")
     monkeypatch.setenv("HCLIB_DATA_DIR", str(SHARED))
     pd.testing.assert_frame_equal(downloaded, load_pan18("test"))
-    problem9 = tmp_path / "cache" / PAN_TEST / "problem00009" / "candidate00001"
-    assert 0 < len(list(problem9.iterdir())) < 7  # only the complete entries were kept
+    # the salvaged entries of problem00009 are read, but only the listed (verified) files kept
+    assert not (tmp_path / "cache" / PAN_TEST / "problem00009").exists()
+    assert sorted(p.name for p in (tmp_path / "cache" / PAN_TEST).iterdir()) == [
+        "collection-info.json", "problem00001", "problem00002", "problem00003", "problem00004"]
 
 
 @pytest.mark.parametrize(
@@ -599,8 +601,6 @@ def test_salvage_of_a_truncated_zip_keeps_complete_entries(
 
 
 def test_federalist_study_papers() -> None:
-    from hclib.data import federalist_study_papers
-
     if not (Path(os.environ.get("HCLIB_DATA_DIR", "/nonexistent")) / "federalist" / "pg1404.txt").exists():
         pytest.skip("Federalist data not available (set HCLIB_DATA_DIR)")
     papers = federalist_study_papers()
