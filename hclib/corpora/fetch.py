@@ -42,7 +42,7 @@ import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
@@ -330,7 +330,7 @@ def fetch_all(
     """:func:`data_file` of every relpath, downloading missing ones in parallel threads.
 
     A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). The first
-    failure is raised after the others finish.
+    failure is raised at once (files not yet started are not attempted).
     """
     if not relpaths:
         return []
@@ -345,10 +345,10 @@ def fetch_all(
 
     with bar, ThreadPoolExecutor(max(1, min(workers, len(relpaths)))) as pool:
         futures = [pool.submit(one, rel) for rel in relpaths]
-        errors = [f.exception() for f in futures]
-    for error in errors:
-        if error is not None:
-            raise error
+        for future in as_completed(futures):
+            if future.exception() is not None:  # fail fast: later files are not attempted
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise future.exception()  # type: ignore[misc]
     return [f.result() for f in futures]
 
 
