@@ -367,8 +367,8 @@ def inclusion_mask(
 
 # ------------------------------------------------------------------ Gutenberg boilerplate
 
-# The rules of the data folder's gutenberg/SOURCE.md (as corrected), which reproduce the
-# manifest's sha256_utf8 from the raw source files. One deliberate latitude: whitespace
+# The rules by which the collection's texts were stripped from their raw source files (they
+# reproduce the manifest's sha256_utf8). One deliberate latitude: whitespace
 # between "***" and START/END is optional ("***START OF ..." occurs in older postings).
 _HEADER_LINES = 1500
 _START = re.compile(
