@@ -3,7 +3,6 @@
 Re-exports the names ``hclib.data`` had (the lead removes this shim later).
 """
 
-from .corpora import fetch as _fetch
 from .corpora.federalist import (
     FEDERALIST_AUTHORS,
     FEDERALIST_STUDY_AUTHORS,
@@ -12,7 +11,6 @@ from .corpora.federalist import (
     parse_federalist,
 )
 from .corpora.fetch import (
-    _VERIFIED,
     ARCHIVES,
     CACHE_DIR_ENV,
     DATA_DIR_ENV,
@@ -21,8 +19,6 @@ from .corpora.fetch import (
     Archive,
     DataIntegrityError,
     DataNotFoundError,
-    _salvage_zip,
-    _sha256,
     cache_dir,
     data_file,
 )

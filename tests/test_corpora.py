@@ -608,3 +608,14 @@ def test_federalist_study_papers() -> None:
     assert papers.doc_id.max() <= 77 and list(papers.index) == list(range(69))
     with pytest.raises(ValueError, match="unknown Federalist author"):
         federalist_study_papers(["Hamilton", "Hamiltonn"])
+
+
+def test_old_module_names_still_work() -> None:
+    """hclib.data and hclib.gutenberg re-export the corpora modules (until the lead drops them)."""
+    import hclib.data
+    import hclib.gutenberg
+    from hclib.corpora import gutenberg
+
+    assert hclib.gutenberg is gutenberg
+    assert hclib.data.load_pan18 is load_pan18 and hclib.data.data_file is data_file
+    assert hclib.data.DataIntegrityError is DataIntegrityError

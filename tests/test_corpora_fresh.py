@@ -256,6 +256,7 @@ def test_unknown_author_is_an_error(fresh: Path) -> None:
     with pytest.raises(TypeError, match="authors must be a sequence"):
         gutenberg.load_collection(authors="Twain, Mark")
     assert cli.main(["data", "fetch", "federalist", "--authors", "X"]) == 2
+    assert cli.main(["data", "status", "nosuch"]) == 2
 
 
 def test_mirror_rule(monkeypatch: pytest.MonkeyPatch) -> None:

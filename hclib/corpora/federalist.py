@@ -1,9 +1,9 @@
 """The Federalist Papers (Project Gutenberg etext #1404): parsing into one row per paper.
 
-:func:`load_federalist` reads ``federalist/pg1404.txt`` through :func:`~hclib.corpora.fetch.data_file`
-(pinned by sha256) and :func:`parse_federalist` splits it into the 85 papers with the standard
-attribution; :func:`federalist_study_papers` is the paper's subset (the first 77, Hamilton,
-Madison and the disputed ones).
+:func:`load_federalist` reads ``federalist/pg1404.txt`` (pinned by sha256) through
+:func:`~hclib.corpora.fetch.data_file`; :func:`parse_federalist` splits it into the 85 papers
+with the standard attribution; :func:`federalist_study_papers` is the paper's subset (the
+first 77: Hamilton, Madison and the disputed ones).
 """
 
 from __future__ import annotations

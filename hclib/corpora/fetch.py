@@ -180,7 +180,10 @@ def cache_dir() -> Path:
 
 
 def source_url(url: str) -> str:
-    """``url``, or its copy on ``$HCLIB_SOURCE_MIRROR``: ``https://HOST/PATH`` → ``<base>/HOST/PATH``."""
+    """``url``, or its copy on ``$HCLIB_SOURCE_MIRROR``.
+
+    ``https://HOST/PATH`` becomes ``<base>/HOST/PATH``; other URLs are left as they are.
+    """
     mirror = os.environ.get(MIRROR_ENV, "").strip()
     if mirror and url.startswith("https://"):
         return f"{mirror.rstrip('/')}/{url.removeprefix('https://')}"

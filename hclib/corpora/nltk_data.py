@@ -15,7 +15,9 @@ from pathlib import Path
 
 from .fetch import (
     FETCH_COMMAND,
+    MIRROR_ENV,
     DataIntegrityError,
+    DataNotFoundError,
     atomic_write,
     cache_dir,
     download_bytes,
@@ -91,7 +93,14 @@ def fetch_package(package: str, *, force: bool = False) -> Path:
         return found
     kind = NLTK_PACKAGES[package]
     url = f"{NLTK_BASE_URL}/{kind}/{package}.zip"
-    data = download_bytes(url)
+    try:
+        data = download_bytes(url)
+    except Exception as exc:  # network or mirror failure: say what and where
+        raise DataNotFoundError(
+            f"NLTK resource {package}: downloading {url} failed ({type(exc).__name__}: {exc}); "
+            f"check the connection (or set {MIRROR_ENV} to a mirror) and run "
+            f"`{FETCH_COMMAND} nltk` again"
+        ) from exc
     check_zip(data, package, url)
     target = nltk_cache() / kind / f"{package}.zip"
     atomic_write(target, data)
