@@ -420,3 +420,16 @@ def test_read_text_returns_the_counted_text(tmp_path: Path):
         assert "Project Gutenberg" not in text
     with pytest.raises(ValueError, match="no work"):
         gutenberg.read_text(col, "pg999")
+
+
+def test_project_manifest_without_data_dir_is_the_packaged_copy(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    from hclib.corpora.fetch import data_file, package_file
+
+    monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
+    packaged = package_file("gutenberg-manifest.csv")
+    assert data_file("gutenberg/manifest.csv").read_bytes() == packaged.read_bytes()
+    manifest = gutenberg.read_manifest()
+    assert len(manifest) == 990 and manifest["source_path"].str.contains("\r").sum() == 24

@@ -333,7 +333,14 @@ def _text_recipe(rel: str) -> tuple[str, Callable[[Path], None]] | None:
     return url, build
 
 
+def _manifest_recipe(rel: str) -> tuple[str, Callable[[Path], None]]:
+    """``gutenberg/manifest.csv`` outside ``$HCLIB_DATA_DIR``: the copy shipped with hclib."""
+    packaged = package_file(_PACKAGED_MANIFEST)
+    return packaged.as_uri(), lambda target: atomic_write(target, packaged.read_bytes())
+
+
 register_source(f"{_DATA_FOLDER}/texts", _text_recipe)
+register_source(_MANIFEST, _manifest_recipe)
 
 
 def select_authors(manifest: pd.DataFrame, authors: Sequence[str] | None) -> pd.DataFrame:
