@@ -74,7 +74,7 @@ def _object_counts(arr: np.ndarray, name: str) -> np.ndarray:
 
 def _too_large(name: str, value: object, where: str) -> str:
     return (f"{name} contains the count {value}{where}, above the largest count hclib accepts, "
-            f"{MAX_TABLE_TOTAL:,} (hclib.MAX_TABLE_TOTAL): totals of such counts cannot be "
+            f"{MAX_TABLE_TOTAL:,}: totals of such counts cannot be "
             "represented exactly in the int64 arithmetic of the exact binomial tails")
 
 
@@ -156,7 +156,7 @@ def check_totals(totals: np.ndarray, name: str, what: str = "table") -> None:
         where = "" if totals.size == 1 else f" ({what} {at[0] if len(at) == 1 else at})"
         raise ValueError(
             f"{name} has {int(totals[big].flat[0]):,} words in one table{where}, more than "
-            f"{MAX_TABLE_TOTAL:,} (hclib.MAX_TABLE_TOTAL); the exact binomial tails use int64 "
+            f"{MAX_TABLE_TOTAL:,}; the exact binomial tails use int64 "
             "arithmetic that would overflow"
         )
 
@@ -195,27 +195,30 @@ def check_gamma(gamma: float) -> float:
     return g
 
 
-def check_pvalues(pvalues: ArrayLike) -> np.ndarray:
-    """P-values: a real array (last axis = the tests) with every entry in [0, 1], no NaN."""
-    arr = np.asarray(pvalues)
+def check_pvalues(pvalues: ArrayLike, name: str = "pvalues") -> np.ndarray:
+    """Probabilities: a real array (last axis = the tests) with every entry in [0, 1], no NaN."""
+    try:
+        arr = np.asarray(pvalues)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"{name} is not a rectangular array ({err})") from None
     if arr.dtype.kind not in "iufO":
-        raise InputTypeError(f"pvalues must be an array of real numbers, got dtype {arr.dtype}")
+        raise InputTypeError(f"{name} must be an array of real numbers, got dtype {arr.dtype}")
     try:
         pv = arr.astype(np.float64)
     except (TypeError, ValueError):
-        raise InputTypeError("pvalues must be an array of real numbers; some entries are not "
-                        "numbers") from None
+        raise InputTypeError(f"{name} must be an array of real numbers; some entries are not "
+                             "numbers") from None
     if pv.ndim == 0:
-        raise ValueError("pvalues must be an array with one P-value per word, got a scalar")
+        raise ValueError(f"{name} must be an array with one P-value per word, got a scalar")
     if pv.shape[-1] == 0:
-        raise ValueError("pvalues is empty: higher criticism needs at least one P-value")
+        raise ValueError(f"{name} is empty: higher criticism needs at least one P-value")
     if np.isnan(pv).any():
         raise ValueError(
-            f"pvalues contains {int(np.isnan(pv).sum())} NaN value(s); every word needs a P-value"
+            f"{name} contains {int(np.isnan(pv).sum())} NaN value(s); every word needs a P-value"
         )
     if (pv < 0).any() or (pv > 1).any():
         bad = pv[(pv < 0) | (pv > 1)].flat[0]
-        raise ValueError(f"pvalues must lie in [0, 1], found {bad}")
+        raise ValueError(f"{name} must lie in [0, 1], found {bad}")
     return pv
 
 

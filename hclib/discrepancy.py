@@ -231,9 +231,14 @@ def _logsumexp(a: np.ndarray) -> np.ndarray:
 
 def cosine_discrepancy(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     r"""Cosine discrepancy :math:`1 - \sum_w x_w y_w / (\|x\|_2 \|y\|_2)`."""
-    x, y = check_table_pair(x, y)
-    xf = x.astype(np.float64)
-    yf = y.astype(np.float64)
+    return _cosine_discrepancy(*check_table_pair(x, y))
+
+
+def _cosine_discrepancy(x: np.ndarray, y: np.ndarray) -> float | np.ndarray:
+    # C order, also for broadcast views (whose astype copies can put the word axis outermost):
+    # every row is then summed the same way whatever the batch
+    xf = np.ascontiguousarray(x, dtype=np.float64)
+    yf = np.ascontiguousarray(y, dtype=np.float64)
     cos = np.sum(xf * yf, axis=-1) / (
         np.sqrt(np.sum(xf * xf, axis=-1)) * np.sqrt(np.sum(yf * yf, axis=-1))
     )
@@ -261,24 +266,40 @@ def measure_function(measure: str, gamma: float = 0.25, *, approximate: bool = F
 
     The HC measures go through :func:`hclib.engine.hc_pairs` (exact, with the P-value screen);
     ``approximate=True`` makes them use its normal-approximation P-values instead (HC only).
+    ``f`` validates its tables (:func:`~hclib._checks.check_table_pair`) on every call.
     """
-    if measure not in MEASURES:
+    kernel = measure_kernel(measure, gamma, approximate=approximate)
+
+    def f(x: ArrayLike, y: ArrayLike) -> np.ndarray:
+        return kernel(*check_table_pair(x, y))
+
+    return f
+
+
+def measure_kernel(measure: str, gamma: float = 0.25, *, approximate: bool = False) -> Measure:
+    """:func:`measure_function` without the table checks: ``f(x, y)`` assumes valid int64 count
+    tables (:func:`~hclib._checks.check_table_pair`). For callers that validate once up front,
+    such as :func:`hclib.matrix.discrepancy_matrix`, whose chunks are then not checked again.
+    ``measure``, ``gamma`` and ``approximate`` are checked here."""
+    if not isinstance(measure, str) or measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r}; choose one of {sorted(MEASURES)}")
+    if not isinstance(approximate, (bool, np.bool_)):
+        raise InputTypeError(f"approximate must be True or False, got {approximate!r}")
     if measure.startswith("hc_"):
         gamma = check_gamma(gamma)
         variant = measure.removeprefix("hc_")
 
         def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = np.broadcast_arrays(*check_table_pair(x, y))
+            x, y = np.broadcast_arrays(x, y)
             n_words = x.shape[-1]
             flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma, variant,
-                            approximate=approximate)
+                            approximate=approximate, validate=False)
             return flat.reshape(x.shape[:-1])
 
         return hc
     if approximate:
         raise ValueError(f"approximate=True applies to the HC measures only, not {measure!r}")
     if measure == "cosine":
-        return lambda x, y: np.asarray(cosine_discrepancy(x, y))
+        return lambda x, y: np.asarray(_cosine_discrepancy(x, y))
     lam = _LAMBDAS[measure]
-    return lambda x, y: np.asarray(power_divergence(x, y, lam))
+    return lambda x, y: np.asarray(_power_divergence(x, y, lam))

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._checks import as_counts, check_table_pair
+from ._checks import as_counts, check_pvalues, check_table_pair
 
 __all__ = [
     "allocation_pvalues",
@@ -135,12 +135,14 @@ def binomial_two_sided_pvalues(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> np.n
     """
     x = as_counts(np.atleast_1d(x), "x")
     n = as_counts(np.atleast_1d(n), "n")
-    p = np.asarray(p, dtype=np.float64)
-    if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
-        raise ValueError("p must be a probability in [0, 1] (no NaN)")
+    p = check_pvalues(np.atleast_1d(p), "p")
+    try:
+        x, n, p = np.broadcast_arrays(x, n, p)
+    except ValueError:
+        raise ValueError(f"x, n and p do not broadcast: shapes {x.shape}, {n.shape}, "
+                         f"{p.shape}") from None
     if (x > n).any():
         raise ValueError("x must not exceed n")
-    x, n, p = np.broadcast_arrays(x, n, p)
     mean = n * p
     below = x < mean
     mirror = 2 * mean - x
