@@ -45,7 +45,8 @@ from ._checks import check_gamma, check_table_pair
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
 from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
-__all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
+# pvalue_lower_bounds and approximate_pvalues are internal (they assume validated counts)
+__all__ = ["hc_pairs"]
 
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
 SCREEN_FACTOR = 1.35
