@@ -179,7 +179,7 @@ def discrepancy_matrix(
     f = measure_kernel(measure, gamma, approximate=approximate)  # inputs checked just above
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     chunk_size = check_positive_int(chunk_size, "chunk_size", allow_none=True)
-    max_memory_mb = check_real(max_memory_mb, "max_memory_mb", positive=True)
+    max_memory_mb = min(check_real(max_memory_mb, "max_memory_mb", positive=True), 2.0**40)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
