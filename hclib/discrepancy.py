@@ -90,9 +90,9 @@ def power_divergence(x: ArrayLike, y: ArrayLike, lambda_: float = 1.0) -> float 
     :math:`O_{1w} - E_{1w} = -(O_{2w} - E_{2w}) = (x_w T_2 - y_w T_1)/(T_1 + T_2)` has an exact
     integer numerator, and :math:`\psi_\lambda` is evaluated by its power series for small
     :math:`|\delta|` and in closed form (``log``/``expm1``) otherwise (:func:`_cressie_read_psi`).
-    Against 60-digit mpmath the relative error stayed below 4e-13 (about 2,000 random tables of
-    up to 1e9 words, nearly proportional ones included, 8 values of :math:`\lambda` from -0.9 to
-    5). Pearson's :math:`\lambda = 1` is summed as :math:`(x_w T_2 - y_w T_1)^2 / (n_w T_1 T_2)`.
+    Against 60-digit mpmath the relative error stayed below 4e-13 (300 random tables of up
+    to 1e9 words, nearly proportional ones included, each at 8 values of :math:`\lambda` from
+    -0.9 to 5). Pearson's :math:`\lambda = 1` is summed as :math:`(x_w T_2 - y_w T_1)^2 / (n_w T_1 T_2)`.
     A value beyond the float64 range (a very large :math:`\lambda` on tables that differ) raises
     ``ValueError``.
     """
