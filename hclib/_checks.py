@@ -1,53 +1,170 @@
 """Input validation shared by the numerical modules.
 
 Every public function of :mod:`hclib` funnels its inputs through these checks, so bad input
-fails with a ``ValueError`` that names the problem instead of turning into a silent NaN.
+fails with a ``ValueError`` (a bad value) or ``TypeError`` (a bad type) that names the argument
+and the problem instead of turning into a silent NaN or a wrong answer.
+
+Counts and their sums. Counts are converted to int64, and every count and every table total
+must be at most :data:`MAX_TABLE_TOTAL` (2e9). Each count is checked *before* any cast or sum,
+in the input's own type (uint64, float, Python int), so no value can wrap around on the way in;
+with every count at most 2e9, a sum of fewer than 2**63 / 2e9 ≈ 4.6e9 counts cannot overflow
+int64 (:func:`exact_sum` checks that too), so every table total is exact. The bound itself
+comes from the exact binomial tail boundaries (:func:`hclib.pvalues.tail_boundaries`), which
+multiply counts by table totals in int64: with both totals at most 2e9 every such product stays
+below 4e18 < 2**63, and every count and total is exact in float64 (below 2**53).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Hashable, Iterable
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-# Totals above this would overflow the exact int64 arithmetic of the binomial tail boundaries
-# (we need 2 * n * T to fit in a signed 64-bit integer).
+#: The largest count, and the largest total of one table, that hclib accepts (see the module
+#: docstring): the exact int64 tail boundaries need 2 * n * T < 2**63 for both tables together.
 MAX_TABLE_TOTAL = 2_000_000_000
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+class InputTypeError(TypeError, ValueError):
+    """An argument of the wrong type. Also a ``ValueError``, so that code catching
+    ``ValueError`` for bad input (the Dask tasks, the command line) treats it the same way."""
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...]:
+    """The index of the first True entry of ``mask``, as a tuple of ints."""
+    return tuple(int(i) for i in np.argwhere(mask)[0])
+
+
+def _where(arr: np.ndarray, mask: np.ndarray) -> str:
+    """' at index (i, j)' for the first True entry of ``mask`` (nothing for 1-D: the value says)."""
+    at = _first(mask)
+    return f" at index {at[0] if len(at) == 1 else at}"
+
+
+def _object_counts(arr: np.ndarray, name: str) -> np.ndarray:
+    """An object array of Python/NumPy numbers as an int64 array, checked element by element."""
+    out = np.empty(arr.shape, dtype=np.int64)
+    flat = out.reshape(-1)
+    for i, v in enumerate(arr.reshape(-1).tolist()):
+        at = np.unravel_index(i, arr.shape)
+        at = at[0] if len(at) == 1 else tuple(int(j) for j in at)
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            raise InputTypeError(f"{name} must hold numeric word counts, but the entry at index {at} "
+                            f"is {type(v).__name__} {v!r}")
+        if isinstance(v, numbers.Integral):
+            v = int(v)
+        else:
+            v = float(v)
+            if not math.isfinite(v) or not v.is_integer():
+                raise ValueError(f"{name} contains {v} at index {at}; counts must be "
+                                 "non-negative integers")
+            v = int(v)
+        if v < 0:
+            raise ValueError(f"{name} contains negative counts (e.g. {v} at index {at})")
+        if v > MAX_TABLE_TOTAL:
+            raise ValueError(_too_large(name, v, f" at index {at}"))
+        flat[i] = v
+    return out
+
+
+def _too_large(name: str, value: object, where: str) -> str:
+    return (f"{name} contains the count {value}{where}, above the largest count hclib accepts, "
+            f"{MAX_TABLE_TOTAL:,}: totals of such counts cannot be "
+            "represented exactly in the int64 arithmetic of the exact binomial tails")
 
 
 def as_counts(a: ArrayLike, name: str) -> np.ndarray:
-    """Return ``a`` as an int64 array of word counts, or raise ``ValueError``.
+    """Return ``a`` as an int64 array of word counts, or raise ``ValueError``/``TypeError``.
 
-    Counts must be finite, non-negative and integer-valued (``3.0`` is accepted, ``2.5`` is not),
-    with at least one dimension (the vocabulary axis, which is always the last one).
+    Counts must be finite, non-negative, integer-valued (``3.0`` is accepted, ``2.5`` is not) and
+    at most :data:`MAX_TABLE_TOTAL`, checked in the input's own type before any cast, with at
+    least one dimension (the vocabulary axis, which is always the last one). Integer, unsigned,
+    float and object arrays of numbers are accepted; booleans, complex numbers, strings,
+    timedelta64 and datetime64 are not (``TypeError``).
     """
-    arr = np.asarray(a)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
-    ):
-        raise ValueError(f"{name} must be an array of numeric word counts, got dtype {arr.dtype}")
+    try:
+        arr = np.asarray(a)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"{name} is not a rectangular table of counts ({err})") from None
+    kind = arr.dtype.kind
+    if kind == "b":
+        raise InputTypeError(f"{name} must be integer word counts, got a boolean array (a mask?); "
+                        "convert it with .astype(int) if 0/1 counts are meant")
+    if kind == "c":
+        raise InputTypeError(f"{name} must be real-valued counts, got complex numbers")
+    if kind not in "iufO":
+        raise InputTypeError(f"{name} must be an array of numeric word counts, got dtype {arr.dtype}")
     if arr.ndim == 0:
         raise ValueError(f"{name} must be a table of counts (at least 1-D), got a scalar")
     if arr.shape[-1] == 0:
         raise ValueError(f"{name} is empty: the vocabulary has no words")
-    if np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"{name} must be real-valued counts, got complex numbers")
-    if np.issubdtype(arr.dtype, np.floating):
+    if kind == "O":
+        return _object_counts(arr, name)
+    if arr.size == 0:
+        return arr.astype(np.int64)
+    if kind == "f":
         if np.isnan(arr).any():
-            raise ValueError(f"{name} contains NaN; counts must be non-negative integers")
+            raise ValueError(f"{name} contains NaN{_where(arr, np.isnan(arr))}; counts must be "
+                             "non-negative integers")
         if not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains infinite values; counts must be non-negative integers")
-        if (arr != np.floor(arr)).any():
-            bad = arr[arr != np.floor(arr)].flat[0]
-            raise ValueError(f"{name} contains non-integer counts (e.g. {bad}); counts must be integers")
-    if (arr < 0).any():
-        raise ValueError(f"{name} contains negative counts (e.g. {arr[arr < 0].flat[0]})")
+            raise ValueError(f"{name} contains infinite values{_where(arr, ~np.isfinite(arr))};"
+                             " counts must be non-negative integers")
+        frac = arr != np.floor(arr)
+        if frac.any():
+            raise ValueError(f"{name} contains non-integer counts (e.g. {arr[frac].flat[0]}"
+                             f"{_where(arr, frac)}); counts must be integers")
+    if kind != "u" and arr.min() < 0:
+        raise ValueError(f"{name} contains negative counts (e.g. {arr[arr < 0].flat[0]}"
+                         f"{_where(arr, arr < 0)})")
+    if arr.max() > MAX_TABLE_TOTAL:
+        big = arr > MAX_TABLE_TOTAL
+        raise ValueError(_too_large(name, arr[big].flat[0], _where(arr, big)))
     return arr.astype(np.int64, copy=False)
+
+
+def exact_sum(counts: np.ndarray, axis: int = -1, keepdims: bool = False) -> np.ndarray:
+    """Sum of valid counts (:func:`as_counts`) along ``axis``, exact in int64.
+
+    Every count is at most :data:`MAX_TABLE_TOTAL`, so fewer than 2**63 / MAX_TABLE_TOTAL terms
+    cannot overflow; longer axes (4.6e9 entries, never met in practice) are summed in Python
+    integers and refused if the result does not fit.
+    """
+    if counts.shape[axis] <= _INT64_MAX // MAX_TABLE_TOTAL:
+        return counts.sum(axis=axis, keepdims=keepdims, dtype=np.int64)
+    wide = counts.astype(object).sum(axis=axis, keepdims=keepdims)  # pragma: no cover
+    if np.any(wide > _INT64_MAX):  # pragma: no cover
+        raise ValueError("a sum of counts exceeds the int64 range")
+    return wide.astype(np.int64)  # pragma: no cover
+
+
+def check_totals(totals: np.ndarray, name: str, what: str = "table") -> None:
+    """Every table total positive and at most :data:`MAX_TABLE_TOTAL` (``what`` names a row)."""
+    totals = np.atleast_1d(totals)
+    empty = totals == 0
+    if empty.any():
+        at = _first(empty)
+        where = "" if totals.size == 1 else f" ({what} {at[0] if len(at) == 1 else at})"
+        raise ValueError(f"{name} is all zero{where}: an empty table has no word frequencies")
+    big = totals > MAX_TABLE_TOTAL
+    if big.any():
+        at = _first(big)
+        where = "" if totals.size == 1 else f" ({what} {at[0] if len(at) == 1 else at})"
+        raise ValueError(
+            f"{name} has {int(totals[big].flat[0]):,} words in one table{where}, more than "
+            f"{MAX_TABLE_TOTAL:,}; the exact binomial tails use int64 "
+            "arithmetic that would overflow"
+        )
 
 
 def check_table_pair(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Validate two word-frequency tables over the same vocabulary (last axis).
 
-    Leading axes must broadcast. No table may be all zero, and totals must stay below
+    Leading axes must broadcast. No table may be all zero, and counts and totals must be at most
     :data:`MAX_TABLE_TOTAL` so the exact integer arithmetic cannot overflow.
     """
     x = as_counts(x, "x (table 1)")
@@ -64,45 +181,107 @@ def check_table_pair(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray
             f"the leading (batch) axes of x {x.shape[:-1]} and y {y.shape[:-1]} do not broadcast"
         ) from None
     for arr, name in ((x, "x (table 1)"), (y, "y (table 2)")):
-        totals = arr.sum(axis=-1)
-        if (totals == 0).any():
-            where = np.argwhere(np.atleast_1d(totals == 0))[0]
-            at = f" at batch index {tuple(int(i) for i in where)}" if arr.ndim > 1 else ""
-            raise ValueError(f"{name} is all zero{at}: an empty table has no word frequencies")
-        if (totals > MAX_TABLE_TOTAL).any():
-            raise ValueError(
-                f"{name} has more than {MAX_TABLE_TOTAL:,} words in one table; "
-                "the exact binomial tails use int64 arithmetic and would overflow"
-            )
+        check_totals(exact_sum(arr), name, "batch index")
     return x, y
 
 
 def check_gamma(gamma: float) -> float:
-    """γ0 must be a number strictly between 0 and 1."""
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError):
-        raise ValueError(f"gamma (γ0) must be a number in (0, 1), got {gamma!r}") from None
+    """γ0 must be a real number strictly between 0 and 1."""
+    if isinstance(gamma, (bool, np.bool_, str, bytes)) or not isinstance(gamma, numbers.Real):
+        raise InputTypeError(f"gamma (γ0) must be a number in (0, 1), got {gamma!r}")
+    g = float(gamma)
     if not 0.0 < g < 1.0:
         raise ValueError(f"gamma (γ0) must lie strictly between 0 and 1, got {gamma!r}")
     return g
 
 
-def check_pvalues(pvalues: ArrayLike) -> np.ndarray:
-    """P-values: a float array (last axis = the tests) with every entry in [0, 1], no NaN."""
-    pv = np.asarray(pvalues, dtype=np.float64)
+def check_pvalues(pvalues: ArrayLike, name: str = "pvalues") -> np.ndarray:
+    """Probabilities: a real array (last axis = the tests) with every entry in [0, 1], no NaN."""
+    try:
+        arr = np.asarray(pvalues)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"{name} is not a rectangular array ({err})") from None
+    if arr.dtype.kind not in "iufO":
+        raise InputTypeError(f"{name} must be an array of real numbers, got dtype {arr.dtype}")
+    try:
+        pv = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{name} must be an array of real numbers; some entries are not "
+                             "numbers") from None
     if pv.ndim == 0:
-        raise ValueError("pvalues must be an array with one P-value per word, got a scalar")
+        raise ValueError(f"{name} must be an array with one P-value per word, got a scalar")
     if pv.shape[-1] == 0:
-        raise ValueError("pvalues is empty: higher criticism needs at least one P-value")
+        raise ValueError(f"{name} is empty: higher criticism needs at least one P-value")
     if np.isnan(pv).any():
         raise ValueError(
-            f"pvalues contains {int(np.isnan(pv).sum())} NaN value(s); every word needs a P-value"
+            f"{name} contains {int(np.isnan(pv).sum())} NaN value(s); every word needs a P-value"
         )
     if (pv < 0).any() or (pv > 1).any():
         bad = pv[(pv < 0) | (pv > 1)].flat[0]
-        raise ValueError(f"pvalues must lie in [0, 1], found {bad}")
+        raise ValueError(f"{name} must lie in [0, 1], found {bad}")
     return pv
+
+
+def check_positive_int(value: object, name: str, *, allow_none: bool = False) -> int | None:
+    """``value`` as an int if it is a positive integer (``None`` too if allowed), else raise."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise InputTypeError(f"{name} must be a positive integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def check_real(value: object, name: str, *, low: float | None = None,
+               positive: bool = False) -> float:
+    """``value`` as a finite float (``> 0`` if ``positive``, ``>= low`` if given), else raise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a real number, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if positive and v <= 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")
+    if low is not None and v < low:
+        raise ValueError(f"{name} must be at least {low}, got {value!r}")
+    return v
+
+
+def _missing(label: object) -> bool:
+    if label is None:
+        return True
+    try:
+        return bool(label != label)  # NaN (float or NumPy), NaT
+    except (TypeError, ValueError):
+        return True                  # pd.NA: its comparisons are themselves missing
+
+
+def check_labels(labels: Iterable[Hashable], n: int, name: str = "labels",
+                 what: str = "document") -> list[Hashable]:
+    """One hashable, non-missing label per row, as a list.
+
+    A single string is refused (``'abab'`` would be four labels), as are missing labels (None,
+    NaN, NaT, pd.NA): every NaN is a different dictionary key, so each would become a corpus of
+    its own.
+    """
+    if isinstance(labels, (str, bytes)):
+        raise InputTypeError(f"{name} must be a sequence with one label per {what}, not a single "
+                        f"string ({labels!r} would be {len(labels)} labels)")
+    try:
+        out = list(labels)
+    except TypeError:
+        raise InputTypeError(f"{name} must be a sequence with one label per {what}, "
+                        f"got {type(labels).__name__}") from None
+    if len(out) != n:
+        raise ValueError(f"{len(out)} {name} for {n} {what}s: give one label per {what}")
+    for i, label in enumerate(out):
+        if not isinstance(label, Hashable):
+            raise InputTypeError(f"{name}[{i}] is not hashable ({type(label).__name__}); labels "
+                            "must be strings, numbers or tuples")
+        if _missing(label):
+            raise ValueError(f"{name}[{i}] is missing ({label!r}); give every {what} a label")
+    return out
 
 
 def check_count_matrices(

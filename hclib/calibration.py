@@ -47,6 +47,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._checks import InputTypeError
+
 __all__ = ["TIES", "relative_ranks", "attribute_by_rank"]
 
 Ties = Literal["max", "min", "average"]
@@ -54,7 +56,14 @@ TIES: tuple[str, ...] = ("max", "min", "average")
 
 
 def _check(discrepancies: ArrayLike, doc_author: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    d = np.asarray(discrepancies, dtype=np.float64)
+    raw = np.asarray(discrepancies)
+    if raw.dtype.kind not in "iufO":
+        raise InputTypeError(f"discrepancies must be real numbers, got dtype {raw.dtype}")
+    try:
+        d = raw.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputTypeError("discrepancies must be real numbers; some entries are not "
+                             "numbers") from None
     if d.ndim != 2:
         raise ValueError(
             f"discrepancies must be a (documents × corpora) matrix, got shape {d.shape}"
@@ -62,21 +71,22 @@ def _check(discrepancies: ArrayLike, doc_author: ArrayLike) -> tuple[np.ndarray,
     if np.isnan(d).any():
         raise ValueError("discrepancies contain NaN; every document needs a value per corpus")
     n_docs, n_corpora = d.shape
+    if n_corpora == 0:
+        raise ValueError("discrepancies has no columns: there is no corpus to calibrate "
+                         "against or attribute to")
     member = np.asarray(doc_author)
-    if member.shape != (n_docs,) or not (
-        np.issubdtype(member.dtype, np.integer) or member.size == 0
-    ):
+    if member.shape != (n_docs,) or not (member.dtype.kind in "iu" or member.size == 0):
         raise ValueError(
             f"doc_author must hold one integer corpus index per document ({n_docs}), "
             f"got {member.dtype} array of shape {member.shape}"
         )
-    member = member.astype(np.int64)
     bad = (member < -1) | (member >= n_corpora)
     if bad.any():
         raise ValueError(
             f"doc_author refers to corpus {member[bad][0]}, but there are {n_corpora} corpora "
             "(use -1 for a document of no corpus)"
         )
+    member = member.astype(np.int64)
     sizes = np.bincount(member[member >= 0], minlength=n_corpora)
     if (sizes == 0).any():
         empty = int(np.flatnonzero(sizes == 0)[0])
@@ -103,7 +113,7 @@ def relative_ranks(
     Raises ``ValueError`` for a matrix that is not 2-D or contains NaN, a malformed
     ``doc_author``, an unknown ``ties`` or a corpus without members.
     """
-    if ties not in TIES:
+    if not isinstance(ties, str) or ties not in TIES:
         raise ValueError(f"unknown ties convention {ties!r}; choose one of {TIES}")
     d, member = _check(discrepancies, doc_author)
     ranks = np.empty_like(d)

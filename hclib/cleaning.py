@@ -160,6 +160,8 @@ def _lemma(word: str, pos: str) -> str:
 
 def wordnet_pos(tag: str) -> str:
     """WordNet part of speech for a Penn Treebank tag: ``a``, ``v``, ``r`` or ``n`` (default)."""
+    if not isinstance(tag, str):
+        raise TypeError(f"tag must be a Penn Treebank tag (a str), got {type(tag).__name__}")
     if tag.startswith("J"):
         return "a"
     if tag.startswith("V"):
@@ -259,6 +261,9 @@ def clean_texts(
     texts: Iterable[str], remove_names_numbers: bool = True, lemmatize: bool = False
 ) -> list[list[str]]:
     """:func:`clean_tokens` of every text; a text that comes out empty is named by its index."""
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("texts must be a collection of texts, not a single string; for one "
+                        "text use clean_tokens(text) or clean_texts([text])")
     out = []
     for i, text in enumerate(texts):
         try:

@@ -41,10 +41,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from ._checks import check_gamma, check_table_pair
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
 from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
-__all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
+# pvalue_lower_bounds and approximate_pvalues are internal (they assume validated counts)
+__all__ = ["hc_pairs"]
 
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
 SCREEN_FACTOR = 1.35
@@ -194,6 +196,7 @@ def hc_pairs(
     approximate: bool = False,
     block: int | None = None,
     counts: dict[str, int] | None = None,
+    validate: bool = True,
 ) -> np.ndarray:
     r"""HC of each pair of rows of two (pairs × words) count tables.
 
@@ -202,7 +205,9 @@ def hc_pairs(
     exactly instead. ``approximate=True`` uses :func:`approximate_pvalues` (not exact; an
     explicit opt-in). Rows are processed ``block`` at a time (default: about
     :data:`BLOCK_CELLS` words × pairs) so the temporaries stay in the CPU cache.
-    Inputs must already be valid counts (:func:`hclib.matrix.discrepancy_matrix` checks them).
+    The counts and ``gamma`` are validated as in :func:`hclib.pvalues.allocation_pvalues` and
+    :func:`hclib.hc.higher_criticism`; ``validate=False`` skips that for callers that have
+    checked them already (:func:`hclib.matrix.discrepancy_matrix`, once for all its chunks).
 
     ``counts``, if given, is a dict that accumulates how the work went: ``pairs``,
     ``exact_pvalues`` (tails evaluated), ``complete`` (all k smallest known exactly),
@@ -210,6 +215,12 @@ def hc_pairs(
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
+    if validate:
+        if np.shape(x) != np.shape(y) or np.ndim(x) != 2:
+            raise ValueError(f"x and y must be (pairs × words) tables of one shape, got "
+                             f"{np.shape(x)}, {np.shape(y)}")
+        gamma = check_gamma(gamma)
+        x, y = check_table_pair(x, y)
     x = np.asarray(x, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
     if x.ndim != 2 or x.shape != y.shape:

@@ -49,9 +49,12 @@ class HCResult:
 def n_candidates(n_words: int, gamma: float) -> int:
     r""":math:`\lfloor \gamma_0 N \rfloor`, the largest rank the HC scan visits.
 
-    A relative slack of 1e-12 keeps products such as 0.3 * 10 = 2.9999999999999996 at 3.
+    A relative slack of 1e-12 keeps products such as 0.3 * 10 = 2.9999999999999996 at 3. Since
+    :math:`\gamma_0 < 1`, :math:`\lfloor \gamma_0 N \rfloor \le N - 1` exactly; the result is
+    capped there, so the slack cannot reach rank :math:`N`, where :math:`z_N` divides by
+    :math:`1 - N/N = 0` (e.g. :math:`\gamma_0 = 1 - 10^{-13}`).
     """
-    return int(np.floor(gamma * n_words * (1 + 1e-12)))
+    return min(int(np.floor(gamma * n_words * (1 + 1e-12))), n_words - 1)
 
 
 def _check_range(n_words: int, gamma: float) -> int:

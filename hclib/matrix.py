@@ -17,10 +17,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import as_counts, check_count_matrices
-from .discrepancy import measure_function
+from ._checks import (MAX_TABLE_TOTAL, InputTypeError, as_counts, check_count_matrices,
+                      check_labels, check_positive_int, check_real, check_totals, exact_sum)
+from .discrepancy import measure_kernel
 
-__all__ = ["corpus_counts", "check_matrix_inputs", "compared_corpora", "discrepancy_matrix"]
+# compared_corpora is internal (assumes checked inputs), hence not listed
+__all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
 
 # Rough number of (chunk × authors × words) float64 temporaries alive at once in a measure.
 _TEMPORARIES = 12
@@ -38,16 +40,20 @@ def corpus_counts(
     counts = as_counts(doc_counts, "doc_counts")
     if counts.ndim != 2:
         raise ValueError(f"doc_counts must be a (documents × words) matrix, got shape {counts.shape}")
-    labels = list(labels)
-    if len(labels) != counts.shape[0]:
-        raise ValueError(
-            f"{len(labels)} labels for {counts.shape[0]} documents: give one label per document"
-        )
+    labels = check_labels(labels, counts.shape[0])
     authors = list(dict.fromkeys(labels))
     index = {a: i for i, a in enumerate(authors)}
     doc_author = np.array([index[a] for a in labels], dtype=np.int64)
     author_counts = np.zeros((len(authors), counts.shape[1]), dtype=np.int64)
-    np.add.at(author_counts, doc_author, counts)
+    np.add.at(author_counts, doc_author, counts)   # exact: every count <= MAX_TABLE_TOTAL
+    totals = exact_sum(author_counts)
+    if (totals > MAX_TABLE_TOTAL).any():
+        a = int(np.flatnonzero(totals > MAX_TABLE_TOTAL)[0])
+        raise ValueError(
+            f"the corpus of author {authors[a]!r} has {int(totals[a]):,} words, more than "
+            f"{MAX_TABLE_TOTAL:,}, the largest table the exact int64 "
+            "binomial tails can take"
+        )
     return authors, author_counts, doc_author
 
 
@@ -62,18 +68,24 @@ def check_matrix_inputs(
     """Validate the inputs of :func:`discrepancy_matrix`; return ``(docs, authors, member)``.
 
     ``member`` holds each document's corpus index, -1 for none. Raises ``ValueError`` for bad
-    counts, shapes or vocabularies, a corpus index out of range, a document not contained in its
-    corpus, or a corpus that leave-one-out would empty.
+    counts, shapes or vocabularies, no author corpora, an all-zero document or corpus, a table of
+    more than :data:`~hclib._checks.MAX_TABLE_TOTAL` words, a corpus index out of range, a
+    document not contained in its corpus, or a corpus that leave-one-out would empty. Documents
+    and corpora are named by their row in the full input.
     """
     docs, authors = check_count_matrices(doc_counts, author_counts,
                                          ("doc_counts", "author_counts"),
                                          ("documents", "author corpora"))
     n_docs, n_authors = docs.shape[0], authors.shape[0]
+    if n_authors == 0:
+        raise ValueError("author_counts has no rows: there is no author corpus to compare with")
+    check_totals(exact_sum(docs), "doc_counts", "document")
+    check_totals(exact_sum(authors), "author_counts", "corpus")
     if doc_author is None:
         member = np.full(n_docs, -1, dtype=np.int64)
     else:
         member = np.asarray(doc_author)
-        if member.shape != (n_docs,) or not np.issubdtype(member.dtype, np.integer):
+        if member.shape != (n_docs,) or member.dtype.kind not in "iu":
             raise ValueError(
                 f"doc_author must hold one integer corpus index per document ({n_docs}), "
                 f"got {member.dtype} array of shape {member.shape}"
@@ -81,6 +93,7 @@ def check_matrix_inputs(
         if ((member < -1) | (member >= n_authors)).any():
             bad = member[(member < -1) | (member >= n_authors)][0]
             raise ValueError(f"doc_author refers to corpus {bad}, but there are {n_authors} corpora")
+        member = member.astype(np.int64, copy=False)
     members = np.flatnonzero(member >= 0)
     for start in range(0, members.size, 1024):  # in blocks: memory stays bounded
         rows = members[start : start + 1024]
@@ -163,12 +176,13 @@ def discrepancy_matrix(
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]
 
-    f = measure_function(measure, gamma, approximate=approximate)
-    if n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs}")
+    f = measure_kernel(measure, gamma, approximate=approximate)  # inputs checked just above
+    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    chunk_size = check_positive_int(chunk_size, "chunk_size", allow_none=True)
+    max_memory_mb = min(check_real(max_memory_mb, "max_memory_mb", positive=True), 2.0**40)
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
-    if step < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
     out = np.empty((n_docs, n_authors), dtype=np.float64)
 
     def run(start: int) -> int:

@@ -34,15 +34,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._checks import as_counts, check_table_pair
+from ._checks import as_counts, check_pvalues, check_table_pair
 
+# binom_cdf, binom_sf, allocation_given_totals and tail_boundaries are internal: they assume
+# validated counts (the engine calls them block by block), so they are not listed here.
 __all__ = [
     "allocation_pvalues",
     "binomial_two_sided_pvalues",
-    "binom_cdf",
-    "binom_sf",
-    "allocation_given_totals",
-    "tail_boundaries",
 ]
 
 
@@ -135,12 +133,14 @@ def binomial_two_sided_pvalues(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> np.n
     """
     x = as_counts(np.atleast_1d(x), "x")
     n = as_counts(np.atleast_1d(n), "n")
-    p = np.asarray(p, dtype=np.float64)
-    if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
-        raise ValueError("p must be a probability in [0, 1] (no NaN)")
+    p = check_pvalues(np.atleast_1d(p), "p")
+    try:
+        x, n, p = np.broadcast_arrays(x, n, p)
+    except ValueError:
+        raise ValueError(f"x, n and p do not broadcast: shapes {x.shape}, {n.shape}, "
+                         f"{p.shape}") from None
     if (x > n).any():
         raise ValueError("x must not exceed n")
-    x, n, p = np.broadcast_arrays(x, n, p)
     mean = n * p
     below = x < mean
     mirror = 2 * mean - x

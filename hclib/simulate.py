@@ -27,7 +27,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._checks import check_table_pair
+from ._checks import (MAX_TABLE_TOTAL, InputTypeError, check_positive_int, check_real,
+                      check_table_pair)
 
 __all__ = ["rare_weak_pvalues", "sprinkle", "zipf_corpus"]
 
@@ -38,8 +39,10 @@ def _generator(rng: RandomState) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
+        if rng is not None and rng < 0:
+            raise ValueError(f"rng must be a non-negative integer seed, got {rng!r}")
         return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an integer seed or None, got {rng!r}")
+    raise InputTypeError(f"rng must be a numpy Generator, an integer seed or None, got {rng!r}")
 
 
 def _shape(n: int, reps: int | None, name: str) -> tuple[int, ...]:
@@ -50,6 +53,22 @@ def _shape(n: int, reps: int | None, name: str) -> tuple[int, ...]:
     if isinstance(reps, bool) or not isinstance(reps, numbers.Integral) or reps < 1:
         raise ValueError(f"reps must be a positive integer or None, got {reps!r}")
     return (int(reps), int(n))
+
+
+def _int_range(bounds: tuple[int, int], name: str, high: int | None = None) -> tuple[int, int]:
+    """A range ``(low, high)`` of integers with ``1 <= low <= high`` (``<= high`` if given)."""
+    try:
+        low, top = bounds
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{name} must be a range (low, high) of two integers, "
+                             f"got {bounds!r}") from None
+    low = check_positive_int(low, f"{name}[0]")
+    top = check_positive_int(top, f"{name}[1]")
+    if not low <= top or (high is not None and top > high):
+        limit = "" if high is None else f" <= {high:,}"
+        raise ValueError(f"{name} must be a range (low, high) with 1 <= low <= high{limit}, "
+                         f"got {bounds}")
+    return low, top
 
 
 def rare_weak_pvalues(
@@ -70,12 +89,10 @@ def rare_weak_pvalues(
     ``reps`` is given; ``nonnull`` is the boolean mask of the non-null tests.
     """
     shape = _shape(n_tests, reps, "n_tests")
-    eps = float(eps)
-    mu = float(mu)
+    eps = check_real(eps, "eps")
+    mu = check_real(mu, "mu")
     if not 0.0 <= eps <= 1.0:
         raise ValueError(f"eps must be a fraction in [0, 1], got {eps!r}")
-    if not np.isfinite(mu):
-        raise ValueError(f"mu must be a finite number, got {mu!r}")
     gen = _generator(rng)
     nonnull = gen.random(shape) < eps
     z = gen.standard_normal(shape) + mu * nonnull
@@ -123,14 +140,12 @@ def zipf_corpus(
     has a uniformly drawn number of documents in ``docs_per_author`` (inclusive), each a
     multinomial draw of a uniformly drawn length in ``doc_words`` (inclusive).
     """
-    if n_authors < 1 or n_words < 1:
-        raise ValueError(f"need at least one author and one word, got {n_authors}, {n_words}")
-    if not 1 <= docs_per_author[0] <= docs_per_author[1]:
-        raise ValueError(f"docs_per_author must be a range (low, high) with 1 <= low <= high, "
-                         f"got {docs_per_author}")
-    if not 1 <= doc_words[0] <= doc_words[1]:
-        raise ValueError(f"doc_words must be a range (low, high) with 1 <= low <= high, "
-                         f"got {doc_words}")
+    n_authors = check_positive_int(n_authors, "n_authors")
+    n_words = check_positive_int(n_words, "n_words")
+    docs_per_author = _int_range(docs_per_author, "docs_per_author")
+    doc_words = _int_range(doc_words, "doc_words", high=MAX_TABLE_TOTAL)
+    exponent = check_real(exponent, "exponent")
+    author_noise = check_real(author_noise, "author_noise", low=0.0)
     gen = _generator(rng)
     base = 1.0 / np.arange(1, n_words + 1) ** exponent
     base /= base.sum()

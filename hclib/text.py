@@ -52,6 +52,8 @@ from itertools import chain
 import numpy as np
 import pandas as pd
 
+from ._checks import InputTypeError, check_labels
+
 __all__ = [
     "tokenize",
     "ngrams",
@@ -217,9 +219,10 @@ def group_documents(
 
     Groups appear in order of first appearance, or in the order of ``keep`` (only those labels).
     """
-    labels = list(labels)
-    if len(labels) != len(docs):
-        raise ValueError(f"{len(labels)} labels for {len(docs)} documents: give one label per document")
+    _check_docs(docs)
+    labels = check_labels(labels, len(docs))
+    if isinstance(keep, (str, bytes)):
+        raise InputTypeError(f"keep must be a collection of labels, not a single string {keep!r}")
     order = list(dict.fromkeys(labels)) if keep is None else list(keep)
     groups: dict[Hashable, list[Sequence[str]]] = {label: [] for label in order}
     for doc, label in zip(docs, labels):

@@ -107,6 +107,10 @@ def _bad_inputs(docs: np.ndarray, authors: np.ndarray, member: np.ndarray) -> di
     singleton_authors = np.vstack([authors, docs[20]])
     singleton_member = member.copy()
     singleton_member[20] = len(authors)
+    all_zero = docs.copy()
+    all_zero[9] = 0
+    huge = authors.copy()
+    huge[1, 0] = 2**63 - 1
     return {
         "not contained": dict(doc_counts=not_contained, author_counts=authors, doc_author=member),
         "doc_author out of range": dict(doc_counts=docs, author_counts=authors,
@@ -123,12 +127,18 @@ def _bad_inputs(docs: np.ndarray, authors: np.ndarray, member: np.ndarray) -> di
                              doc_author=singleton_member),
         "unknown measure": dict(doc_counts=docs, author_counts=authors, measure="nope"),
         "gamma": dict(doc_counts=docs, author_counts=authors, gamma=1.5),
+        "no corpora": dict(doc_counts=docs, author_counts=authors[:0]),
+        "all-zero document": dict(doc_counts=all_zero, author_counts=authors),
+        "count above the bound": dict(doc_counts=docs, author_counts=huge),
+        "chunk_size": dict(doc_counts=docs, author_counts=authors, chunk_size=0),
+        "max_memory_mb": dict(doc_counts=docs, author_counts=authors, max_memory_mb=np.nan),
     }
 
 
 BAD_CASES = ["not contained", "doc_author out of range", "doc_author length", "doc_author floats",
              "negative count", "vocabularies differ", "1-D documents", "3-D authors",
-             "empty corpus", "unknown measure", "gamma"]
+             "empty corpus", "unknown measure", "gamma", "no corpora", "all-zero document",
+             "count above the bound", "chunk_size", "max_memory_mb"]
 
 
 @pytest.mark.parametrize("case", BAD_CASES)
@@ -163,11 +173,29 @@ def test_bad_arguments(client, corpus) -> None:
         dask_discrepancy_matrix(client, docs, authors, no_such_option=1)
 
 
-def test_error_inside_a_measure_is_raised(client, corpus) -> None:
-    """An all-zero document fails in the measure, not in the input checks: re-raised as is."""
+def test_all_zero_document_is_named_by_its_row_before_any_task(client, corpus) -> None:
+    """Found by the input checks on the client (document 9), not inside the task of 8–11."""
     docs, authors, _ = corpus
     empty = docs.copy()
     empty[9] = 0
-    with pytest.raises(ValueError, match="all zero") as err:
+    with pytest.raises(ValueError, match=r"all zero \(document 9\)") as err:
         dask_discrepancy_matrix(client, empty, authors, docs_per_task=4, progress=False)
-    assert "in the task for documents 8–11" in err.value.__notes__[0]
+    assert not getattr(err.value, "__notes__", None)
+
+
+def test_error_inside_a_task_is_raised(client, corpus) -> None:
+    """An all-zero document of a DocumentBlocks source fails in its task: re-raised with a note."""
+    docs, authors, member = corpus
+    empty = docs.copy()
+    empty[9] = 0
+    source = DocumentBlocks(functools.partial(_blocks, empty, member, 4), -(-len(docs) // 4))
+    with pytest.raises(ValueError, match=r"all zero \(document 1\)") as err:
+        dask_discrepancy_matrix(client, source, authors, progress=False)
+    assert "in block 2 of the DocumentBlocks source" in err.value.__notes__[0]
+
+
+def test_integer_arguments(client, corpus) -> None:
+    docs, authors, _ = corpus
+    for option in ("docs_per_task", "max_in_flight"):
+        with pytest.raises(TypeError, match=f"{option} must be a positive integer, got 1.5"):
+            dask_discrepancy_matrix(client, docs, authors, progress=False, **{option: 1.5})
