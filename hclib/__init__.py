@@ -5,7 +5,6 @@ Word-Frequency Tables and Authorship Attribution* (Annals of Applied Statistics,
 """
 
 from .discrepancy import (
-    MEASURES,
     HCDiscrepancy,
     cosine_discrepancy,
     hc_discrepancy,
@@ -18,7 +17,6 @@ from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
 __version__ = "0.1.0"
 
 __all__ = [
-    "MEASURES",
     "HCDiscrepancy",
     "HCResult",
     "allocation_pvalues",
