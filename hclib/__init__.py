@@ -10,6 +10,7 @@ from .discrepancy import (
     hc_discrepancy,
     power_divergence,
 )
+from .attribute import attribute
 from .hc import HCResult, higher_criticism
 from .matrix import corpus_counts, discrepancy_matrix
 from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
@@ -20,6 +21,7 @@ __all__ = [
     "HCDiscrepancy",
     "HCResult",
     "allocation_pvalues",
+    "attribute",
     "binomial_two_sided_pvalues",
     "corpus_counts",
     "cosine_discrepancy",
