@@ -1,4 +1,4 @@
-"""The hclib command: `hclib attribute` and `hclib pan`, run as subprocesses on temporary folders."""
+"""The hclib command: `hclib attribute` and `hclib pan` as subprocesses on temporary folders."""
 
 from __future__ import annotations
 
