@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
-SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.corpora.cli",)
+SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.corpora.cli", "hclib.cli_attribute")
 
 
 class UsageError(ValueError):

@@ -9,19 +9,18 @@ leading axes broadcast, and return one value per pair of tables.
 * :func:`power_divergence` — the Cressie–Read power-divergence statistic of the
   :math:`2 \times N'` contingency table, divided by its degrees of freedom :math:`N' - 1`.
 * :func:`cosine_discrepancy` — :math:`1 - \cos(D_1, D_2)`.
+
+The batched versions used on whole problems are the corpus methods of :mod:`hclib.methods`.
 """
 
 from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import InputTypeError, check_gamma, check_table_pair, exact_sum
-from .engine import hc_pairs
+from ._checks import InputTypeError, check_table_pair, exact_sum
 from .hc import HCResult, Variant, higher_criticism
 from .pvalues import allocation_pvalues
 
@@ -30,8 +29,6 @@ __all__ = [
     "hc_discrepancy",
     "power_divergence",
     "cosine_discrepancy",
-    "MEASURES",
-    "measure_function",
 ]
 
 
@@ -246,62 +243,3 @@ def _cosine_discrepancy(x: np.ndarray, y: np.ndarray) -> float | np.ndarray:
     )
     out = 1.0 - cos
     return float(out) if np.ndim(out) == 0 else out
-
-
-Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-#: The discrepancy measures of the paper, by name, as used by :func:`discrepancy_matrix`.
-MEASURES: dict[str, str] = {
-    "hc_dagger": "HC† (the paper's HC-discrepancy)",
-    "hc_star": "HC*",
-    "g2": "power divergence, λ = 0 (log-likelihood ratio G²)",
-    "cressie_read": "power divergence, λ = 2/3 (Cressie–Read)",
-    "chi2": "power divergence, λ = 1 (Pearson χ²)",
-    "cosine": "cosine discrepancy 1 − cos",
-}
-
-_LAMBDAS = {"g2": 0.0, "cressie_read": 2.0 / 3.0, "chi2": 1.0}
-
-
-def measure_function(measure: str, gamma: float = 0.25, *, approximate: bool = False) -> Measure:
-    """The batched function ``f(x, y) -> discrepancies`` behind a measure name of :data:`MEASURES`.
-
-    The HC measures go through :func:`hclib.engine.hc_pairs` (exact, with the P-value screen);
-    ``approximate=True`` makes them use its normal-approximation P-values instead (HC only).
-    ``f`` validates its tables (:func:`~hclib._checks.check_table_pair`) on every call.
-    """
-    kernel = measure_kernel(measure, gamma, approximate=approximate)
-
-    def f(x: ArrayLike, y: ArrayLike) -> np.ndarray:
-        return kernel(*check_table_pair(x, y))
-
-    return f
-
-
-def measure_kernel(measure: str, gamma: float = 0.25, *, approximate: bool = False) -> Measure:
-    """:func:`measure_function` without the table checks: ``f(x, y)`` assumes valid int64 count
-    tables (:func:`~hclib._checks.check_table_pair`). For callers that validate once up front,
-    such as :func:`hclib.matrix.discrepancy_matrix`, whose chunks are then not checked again.
-    ``measure``, ``gamma`` and ``approximate`` are checked here."""
-    if not isinstance(measure, str) or measure not in MEASURES:
-        raise ValueError(f"unknown measure {measure!r}; choose one of {sorted(MEASURES)}")
-    if not isinstance(approximate, (bool, np.bool_)):
-        raise InputTypeError(f"approximate must be True or False, got {approximate!r}")
-    if measure.startswith("hc_"):
-        gamma = check_gamma(gamma)
-        variant = measure.removeprefix("hc_")
-
-        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = np.broadcast_arrays(x, y)
-            n_words = x.shape[-1]
-            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma, variant,
-                            approximate=approximate, validate=False)
-            return flat.reshape(x.shape[:-1])
-
-        return hc
-    if approximate:
-        raise ValueError(f"approximate=True applies to the HC measures only, not {measure!r}")
-    if measure == "cosine":
-        return lambda x, y: np.asarray(_cosine_discrepancy(x, y))
-    lam = _LAMBDAS[measure]
-    return lambda x, y: np.asarray(_power_divergence(x, y, lam))

@@ -19,7 +19,6 @@ from tqdm import tqdm
 
 from ._checks import (MAX_TABLE_TOTAL, InputTypeError, as_counts, check_count_matrices,
                       check_labels, check_positive_int, check_real, check_totals, exact_sum)
-from .discrepancy import measure_kernel
 
 # compared_corpora is internal (assumes checked inputs), hence not listed
 __all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
@@ -153,8 +152,8 @@ def discrepancy_matrix(
         belongs to none (e.g. a disputed or held-out document). A member is left out of its
         corpus before the comparison. ``None`` means no document belongs to any corpus.
     measure
-        A name of :data:`~hclib.discrepancy.MEASURES`: ``"hc_dagger"`` (default), ``"hc_star"``,
-        ``"g2"``, ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
+        A corpus method of :data:`hclib.methods.METHODS`: ``"hc_dagger"`` (default),
+        ``"hc_star"``, ``"g2"``, ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
     gamma
         :math:`\gamma_0` of the HC measures.
     chunk_size, max_memory_mb
@@ -176,7 +175,17 @@ def discrepancy_matrix(
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]
 
-    f = measure_kernel(measure, gamma, approximate=approximate)  # inputs checked just above
+    from .methods import METHODS  # the registry builds on this module
+
+    method = METHODS.get(measure)
+    if method is None or not method.corpus:
+        corpus = [name for name, m in METHODS.items() if m.corpus]
+        hint = f"; score it with hclib.methods.get({measure!r}).score" if method else ""
+        raise ValueError(f"unknown measure {measure!r} for a corpus discrepancy: choose one of "
+                         f"{corpus}{hint}")
+    if not isinstance(approximate, (bool, np.bool_)):
+        raise InputTypeError(f"approximate must be True or False, got {approximate!r}")
+    f = method.pair(gamma, approximate, checked=False)  # inputs checked just above
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     chunk_size = check_positive_int(chunk_size, "chunk_size", allow_none=True)
     max_memory_mb = min(check_real(max_memory_mb, "max_memory_mb", positive=True), 2.0**40)

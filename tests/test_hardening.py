@@ -20,7 +20,9 @@ from hclib import (allocation_pvalues, corpus_counts, cosine_discrepancy, discre
 from hclib._checks import MAX_TABLE_TOTAL, as_counts
 from hclib.calibration import attribute_by_rank, relative_ranks
 from hclib.cleaning import clean_texts, wordnet_pos
-from hclib.discrepancy import MEASURES
+from hclib.methods import METHODS
+
+MEASURES = [name for name, method in METHODS.items() if method.corpus]
 from hclib.engine import hc_pairs
 from hclib.simulate import zipf_corpus
 from hclib.text import group_documents
