@@ -74,7 +74,8 @@ def test_hc_pairs_identical_to_plain_computation(variant, gamma, make):
     assert np.array_equal(got, want)
     assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, screen=False), want)
     assert counts["pairs"] == len(x)
-    assert counts["complete"] + counts["settled"] + counts["full"] == len(x)
+    assert (counts["bracketed"] + counts["complete"] + counts["settled"] + counts["full"]
+            == len(x))
 
 
 def test_screen_saves_work_and_uses_every_path():
