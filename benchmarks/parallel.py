@@ -64,9 +64,10 @@ def short_texts(n_words: int, n_texts: int, seed: int) -> Problem:
     return docs[order], corpora, member[order]
 
 
-def gutenberg_like(n_docs: int, seed: int) -> Problem:
-    """The first ``n_docs`` documents of a 1,000-work, 100-author Gutenberg-like collection."""
-    collection = SyntheticCollection(Shape(n_docs=1_000, n_authors=100), seed=seed)
+def gutenberg_like(n_docs: int, seed: int, shape: Shape = Shape(n_docs=1_000, n_authors=100)
+                   ) -> Problem:
+    """The first ``n_docs`` documents of a Gutenberg-like collection (1,000 works, 100 authors)."""
+    collection = SyntheticCollection(shape, seed=seed)
     docs, member = collection.documents(0, n_docs)
     return docs, collection.author_counts(), member
 
@@ -101,12 +102,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2022)
     args = parser.parse_args(argv)
     texts, texts_3000, gut = (2_500, args.texts_3000, args.gutenberg_docs)
+    shape = Shape(n_docs=1_000, n_authors=100)
     if args.quick:
-        texts, texts_3000, gut = 300, 60, 6
+        texts, texts_3000, gut, shape = 300, 60, 6, Shape(n_docs=200, n_authors=20)
     cases = [
         (f"short texts, {texts} × 50", lambda: short_texts(500, texts, args.seed)),
         (f"short texts, {texts_3000} × 50", lambda: short_texts(3_000, texts_3000, args.seed)),
-        (f"Gutenberg-like, {gut} × 100", lambda: gutenberg_like(gut, args.seed)),
+        (f"Gutenberg-like, {gut} × {shape.n_authors}",
+         lambda: gutenberg_like(gut, args.seed, shape)),
         ("tiny, 20 × 50 (in-process rule)", lambda: short_texts(500, 20, args.seed)),
     ]
     print(f"Machine: {machine_description()}")

@@ -236,7 +236,8 @@ def _bounds_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.nd
         # the mirror tail, where the near tail alone leaves the lower bound below FAR_TAIL_ABOVE
         flat_lo, flat_hi = lower.reshape(-1), upper.reshape(-1)
         w = np.flatnonzero(flat_lo < FAR_TAIL_ABOVE)
-        nw, mw, dw, aw = n.reshape(-1)[w], mean.reshape(-1)[w], d.reshape(-1)[w], above.reshape(-1)[w]
+        nw, mw, dw = n.reshape(-1)[w], mean.reshape(-1)[w], d.reshape(-1)[w]
+        aw = above.reshape(-1)[w]
         slack = 1e-7 * (1.0 + mw + dw)
         # x above the mean: lower tail K <= floor(2np - x); below: upper tail K >= ceil(2np - x)
         inner = np.where(aw, np.floor(mw - dw + slack), np.ceil(mw + dw - slack))
