@@ -8,8 +8,8 @@ with ``bdtr``/``bdtrc`` (:math:`\Pr(K \le k)`, :math:`\Pr(K > k)`), a sort of ev
 HC scan. There is no screen: on a GPU every word's tails cost less than the branching would.
 
 Its tails come from ``bdtr``/``bdtrc``, not from the Boost routines of :mod:`hclib.pvalues`, so
-the values agree with the CPU engine to about 1e-9 relative (measured: at most 8e-10 on the
-test tables, as the issue's CuPy prototype found) but not bit for bit;
+the P-values agree with the CPU engine to a relative 1e-8 (measured: at most 8e-10 on the test
+tables, 5e-9 on paper-shaped ones; the issue's CuPy prototype found 9e-10), not bit for bit;
 ``tests/test_arrays.py`` runs this path with NumPy, and ``benchmarks/gpu.py`` prints the
 agreement on whichever device it runs.
 """

@@ -172,7 +172,7 @@ def discrepancy_matrix(
     device
         ``"cpu"`` (default) or ``"gpu"``: HC measures only, every chunk on the GPU with CuPy
         (:func:`hclib.arrays.hc_pairs_on`, ``pip install hclib[gpu]``; exact tails from
-        ``bdtr``/``bdtrc``, equal to the CPU values to about 1e-9, not bit for bit). Raises
+        ``bdtr``/``bdtrc``, P-values equal to the CPU ones to 1e-8, not bit for bit). Raises
         ``ValueError`` when CuPy or a GPU is missing. Run chunks one at a time (``n_jobs=1``).
 
     Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
