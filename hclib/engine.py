@@ -17,6 +17,13 @@ and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The 
    step 3 with all the exact values so far, and computes the pair in full once that would be
    every word.
 
+With numba installed, a bracketing stage comes first (:func:`_bracketed_hc`): an upper bound
+:math:`U_w` as well as a lower bound for every P-value (:func:`pvalue_bounds`, compiled) brackets
+the order statistics and the z-scores; only the ranks whose upper z-bound reaches the best
+lower z-bound can hold the maximum, and only the words that can occupy those ranks get exact
+tails (on the benchmark's |W| = 3,000 pairs 451 per pair instead of 1,097; on short texts 3-5
+instead of 190-1,030). Pairs it cannot settle go through steps 1-4.
+
 The result is therefore identical to ``higher_criticism(allocation_pvalues(x, y)).hc``, not an
 approximation; only the amount of work changes.
 
@@ -45,7 +52,7 @@ from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smal
 from ._kernels import bounds_kernel
 from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
-__all__ = ["pvalue_lower_bounds", "approximate_pvalues", "hc_pairs"]
+__all__ = ["pvalue_lower_bounds", "pvalue_bounds", "approximate_pvalues", "hc_pairs"]
 
 #: Words computed exactly per pair: ``ceil(SCREEN_FACTOR * k) + SCREEN_EXTRA``.
 SCREEN_FACTOR = 1.35
