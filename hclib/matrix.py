@@ -163,7 +163,8 @@ def discrepancy_matrix(
         HC measures run in ``n_jobs`` worker processes (their many small array operations hold
         the GIL, so threads did not help), which inherit the inputs (copy-on-write where the
         platform forks) and return their rows; below :data:`PROCESS_MIN_CELLS` documents ×
-        authors × words they run in this process instead. The other measures use threads
+        authors × words, or inside a daemonic worker process (e.g. a Dask worker), they run in
+        this process instead. The other measures use threads
         (their array work releases the GIL). The result does not depend on ``n_jobs``. For
         more than one machine, see :mod:`hclib.distributed`.
     approximate
@@ -191,7 +192,8 @@ def discrepancy_matrix(
     if step < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
     processes = (n_jobs > 1 and measure.startswith("hc_")
-                 and n_docs * n_authors * docs.shape[1] >= PROCESS_MIN_CELLS)
+                 and n_docs * n_authors * docs.shape[1] >= PROCESS_MIN_CELLS
+                 and not multiprocessing.current_process().daemon)  # daemons have no children
     if processes and chunk_size is None:
         step = max(1, min(step, -(-n_docs // (_CHUNKS_PER_JOB * n_jobs))))
     if n_jobs > 1 and measure.startswith("hc_") and not processes:
