@@ -183,11 +183,11 @@ def discrepancy_matrix(
     n_docs, n_authors = docs.shape[0], authors.shape[0]
 
     f = measure_function(measure, gamma, approximate=approximate)
+    if n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs}")
     if device != "cpu":
         f = _device_measure(measure, gamma, approximate, device)
         n_jobs = 1
-    if n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs}")
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     if step < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
