@@ -10,8 +10,10 @@ streamed chunk by chunk, so memory is bounded by the chunk size, not by the numb
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Hashable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,6 +27,12 @@ __all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
 
 # Rough number of (chunk × authors × words) float64 temporaries alive at once in a measure.
 _TEMPORARIES = 12
+#: ``n_jobs > 1`` runs an HC matrix in worker processes only from this many
+#: documents × authors × words on (about 0.3 s of work in one process at |W| = 3,000); smaller
+#: ones run in this process, where starting the workers would cost more than they save.
+PROCESS_MIN_CELLS = 3_000_000
+#: Chunks per worker at least, so that the workers finish together.
+_CHUNKS_PER_JOB = 4
 
 
 def corpus_counts(
@@ -140,6 +148,7 @@ def discrepancy_matrix(
     progress: bool | None = None,
     n_jobs: int = 1,
     approximate: bool = False,
+    device: str = "cpu",
 ) -> np.ndarray:
     r"""Discrepancy of every document to every author corpus: a (documents × authors) matrix.
 
@@ -162,12 +171,22 @@ def discrepancy_matrix(
         Show a tqdm progress bar: ``None`` (default) shows it only once a run has taken more
         than 2 seconds; ``True``/``False`` force it on/off.
     n_jobs
-        Threads working on chunks at once (NumPy and SciPy release the GIL in the array work);
-        each holds one chunk, so memory grows with ``n_jobs``. For more than one machine, see
-        :mod:`hclib.distributed`.
+        Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The
+        HC measures run in ``n_jobs`` worker processes (their many small array operations hold
+        the GIL, so threads did not help), which inherit the inputs (copy-on-write where the
+        platform forks) and return their rows; below :data:`PROCESS_MIN_CELLS` documents ×
+        authors × words, or inside a daemonic worker process (e.g. a Dask worker), they run in
+        this process instead. The other measures use threads
+        (their array work releases the GIL). The result does not depend on ``n_jobs``. For
+        more than one machine, see :mod:`hclib.distributed`.
     approximate
         HC measures only: normal-approximation P-values (:func:`hclib.engine.approximate_pvalues`)
         instead of exact ones. Faster, not exact; never the default.
+    device
+        ``"cpu"`` (default) or ``"gpu"``: HC measures only, every chunk on the GPU with CuPy
+        (:func:`hclib.arrays.hc_pairs_on`, ``pip install hclib[gpu]``; exact tails from
+        ``bdtr``/``bdtrc``, P-values equal to the CPU ones to 1e-8, not bit for bit). Raises
+        ``ValueError`` when CuPy or a GPU is missing. Run chunks one at a time (``n_jobs=1``).
 
     Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
     when leaving a document out empties its corpus (a corpus of one document), or on bad counts.
@@ -191,7 +210,17 @@ def discrepancy_matrix(
     max_memory_mb = min(check_real(max_memory_mb, "max_memory_mb", positive=True), 2.0**40)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
+    if device != "cpu":
+        f = _device_measure(measure, gamma, approximate, device)
+        n_jobs = 1
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
+    processes = (n_jobs > 1 and measure.startswith("hc_")
+                 and n_docs * n_authors * docs.shape[1] >= PROCESS_MIN_CELLS
+                 and not multiprocessing.current_process().daemon)  # daemons have no children
+    if processes and chunk_size is None:
+        step = max(1, min(step, -(-n_docs // (_CHUNKS_PER_JOB * n_jobs))))
+    if n_jobs > 1 and measure.startswith("hc_") and not processes:
+        n_jobs = 1
     out = np.empty((n_docs, n_authors), dtype=np.float64)
 
     def run(start: int) -> int:
@@ -212,8 +241,64 @@ def discrepancy_matrix(
         if n_jobs == 1:
             for start in starts:
                 bar.update(run(start))
+        elif processes:
+            with ProcessPoolExecutor(min(n_jobs, len(starts)), mp_context=_context(),
+                                     initializer=_init_worker,
+                                     initargs=(docs, authors, member, measure, gamma,
+                                               approximate)) as pool:
+                chunks = [(start, min(start + step, n_docs)) for start in starts]
+                for (start, stop), rows in zip(chunks, pool.map(_worker_rows, chunks)):
+                    out[start:stop] = rows
+                    bar.update(stop - start)
         else:
             with ThreadPoolExecutor(max_workers=n_jobs) as pool:
                 for done in pool.map(run, starts):
                     bar.update(done)
     return out
+
+
+def _device_measure(measure: str, gamma: float, approximate: bool, device: str):
+    """The HC measure ``measure`` computed by :func:`hclib.arrays.hc_pairs_on` on ``device``."""
+    from .arrays import hc_pairs_on, namespace
+
+    if not measure.startswith("hc_") or approximate:
+        raise ValueError(f"device={device!r} supports the exact HC measures only, "
+                         f"not measure={measure!r} with approximate={approximate}")
+    namespace(device)   # a clear error now if the device is not there
+
+    def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        x, y = np.broadcast_arrays(x, y)
+        n_words = x.shape[-1]
+        flat = hc_pairs_on(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma,
+                           measure.removeprefix("hc_"), device=device)
+        return flat.reshape(x.shape[:-1])
+
+    return hc
+
+
+# ------------------------------------------------------------------ worker processes
+
+_WORKER: dict[str, Any] = {}
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork where the platform has it (workers start in milliseconds and share the inputs
+    copy-on-write), else the platform's default."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _init_worker(docs: np.ndarray, authors: np.ndarray, member: np.ndarray, measure: str,
+                 gamma: float, approximate: bool) -> None:
+    from .methods import METHODS
+
+    _WORKER.update(docs=docs, authors=authors, member=member,
+                   f=METHODS[measure].pair(gamma, approximate, checked=False))
+
+
+def _worker_rows(chunk: tuple[int, int]) -> np.ndarray:
+    """Rows ``start:stop`` of the matrix, in a worker process."""
+    start, stop = chunk
+    docs = _WORKER["docs"][start:stop]
+    corpora = compared_corpora(docs, _WORKER["authors"], _WORKER["member"][start:stop])
+    return _WORKER["f"](docs[:, None, :], corpora)

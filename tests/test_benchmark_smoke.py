@@ -61,3 +61,12 @@ def test_paper_scale_quick_run() -> None:
                  "Projection, per worker:", "Peak resident memory", "Load average at start:",
                  "Machine:"):
         assert line in out, line
+
+
+def test_parallel_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/parallel.py --quick``: n_jobs = 1 and 2 give identical matrices."""
+    bench = runpy.run_path(str(SCRIPT.with_name("parallel.py")), run_name="benchmark_parallel")
+    assert bench["main"](["--quick", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "OK: n_jobs=1 and n_jobs=2 give identical matrices." in out
+    assert out.count("| yes |") == 4

@@ -73,14 +73,17 @@ def test_hc_pairs_identical_to_plain_computation(variant, gamma, make):
     got = engine.hc_pairs(x, y, gamma, variant, counts=counts)
     assert np.array_equal(got, want)
     assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, screen=False), want)
+    for bracket in (True, False):
+        assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, bracket=bracket), want)
     assert counts["pairs"] == len(x)
-    assert counts["complete"] + counts["settled"] + counts["full"] == len(x)
+    assert (counts["bracketed"] + counts["complete"] + counts["settled"] + counts["full"]
+            == len(x))
 
 
 def test_screen_saves_work_and_uses_every_path():
     x, y = zipf_pairs(n_pairs=200, n_words=3000)
     counts: dict[str, int] = {}
-    engine.hc_pairs(x, y, 0.25, "dagger", counts=counts)
+    engine.hc_pairs(x, y, 0.25, "dagger", counts=counts, bracket=False)
     assert counts["exact_pvalues"] < 0.8 * x.size
     assert counts["complete"] > 0 and counts["settled"] > 0
 
@@ -146,3 +149,94 @@ def test_hc_pairs_rejects_bad_shapes():
         engine.hc_pairs(np.ones((2, 10), int), np.ones((3, 10), int))
     with pytest.raises(ValueError, match="gamma"):
         engine.hc_pairs(np.ones((2, 3), int), np.ones((2, 3), int), gamma=0.25)
+
+
+
+# ------------------------------------------------------------------ two-sided bounds, bracketing
+
+
+def adversarial_pairs(seed: int = 5, n_pairs: int = 300, n_words: int = 60):
+    """Tiny and lopsided tables: n from 1 to a few, p near 0, 1/2 and 1, exact mirror ties,
+    words present in one table only, a table much larger than the other."""
+    rng = np.random.default_rng(seed)
+    scale_x = rng.choice([1, 2, 5, 50, 5_000], size=(n_pairs, 1))
+    scale_y = rng.choice([1, 2, 5, 50, 5_000], size=(n_pairs, 1))
+    x = rng.poisson(scale_x * rng.dirichlet(np.full(n_words, 0.3), n_pairs))
+    y = rng.poisson(scale_y * rng.dirichlet(np.full(n_words, 0.3), n_pairs))
+    x[:, 0] += 1
+    y[:, 1] += 1
+    y[::7] = x[::7]                 # identical tables: every P-value 1
+    y[1::7] = 2 * x[1::7]           # p = 1/3 exactly, many exact ties
+    y[1::7, 1] += 1
+    return x, y
+
+
+@pytest.mark.parametrize("make", [zipf_pairs, edge_pairs, adversarial_pairs])
+def test_two_sided_bounds_bracket_the_exact_pvalues(make):
+    x, y = make()
+    exact = allocation_pvalues(x, y)
+    lower, upper = engine.pvalue_bounds(x, y)
+    assert np.all(lower <= exact) and np.all(exact <= upper)
+    assert np.all(lower >= 0) and np.all(upper <= 1)
+    # the NumPy formulas (used without numba) are valid too and agree with the kernel
+    lo_np, hi_np = engine._bounds_given_totals(np.asarray(x), np.asarray(y), *engine._totals(x, y))
+    assert np.all(lo_np <= exact) and np.all(exact <= hi_np)
+    assert np.allclose(lo_np, lower, rtol=1e-9, atol=0) and np.allclose(hi_np, upper, rtol=1e-9)
+    if make is zipf_pairs:   # tight where the bracket needs it
+        mid = (exact > 1e-4) & (exact < 0.3)
+        assert np.median(upper[mid] / exact[mid]) < 1.2
+        assert np.median(lower[mid] / exact[mid]) > 0.8
+
+
+def test_tail_bounds_against_exact_tails_for_every_n():
+    from scipy import stats
+    rng = np.random.default_rng(11)
+    for n in [1, 2, 3, 4, 5, 7, 10, 30, 100, 1_000, 10**4, 10**5, 10**6]:
+        p = rng.uniform(1e-4, 1 - 1e-4, 4_000)
+        sd = np.sqrt(n * p * (1 - p))
+        k = np.minimum(np.floor(n * p + rng.uniform(0, 8, p.size) * sd) + 1, n)
+        keep = k > n * p
+        k, p = k[keep], p[keep]
+        lo, hi = engine._upper_tail_bounds(k, np.full(k.shape, float(n)), p, 1 - p)
+        exact = stats.binom.sf(k - 1, n, p)
+        fine = exact > 1e-250
+        assert np.all(lo[fine] <= exact[fine] * (1 + 1e-12)), n
+        assert np.all(hi[fine] >= exact[fine] * (1 - 1e-12)), n
+
+
+def test_tail_bounds_against_mpmath():
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    cases = [(1, 1, 0.3), (2, 2, 0.5), (3, 5, 0.2), (7, 10, 0.4), (40, 100, 0.3),
+             (130, 1000, 0.1), (1_100, 10_000, 0.1), (5, 200, 0.001), (60_500, 10**5, 0.6),
+             (250, 300, 0.5), (9, 9, 0.999)]
+    for k, n, p in cases:
+        exact = mpmath.fsum(mpmath.binomial(n, j) * mpmath.mpf(p) ** j
+                            * (1 - mpmath.mpf(p)) ** (n - j) for j in range(k, n + 1))
+        lo, hi = engine._upper_tail_bounds(np.array([float(k)]), np.array([float(n)]),
+                                           np.array([p]), np.array([1 - p]))
+        assert mpmath.mpf(lo[0]) <= exact * (1 + mpmath.mpf(1e-13)), (k, n, p)
+        assert mpmath.mpf(hi[0]) >= exact * (1 - mpmath.mpf(1e-13)), (k, n, p)
+
+
+@pytest.mark.parametrize("variant", ["dagger", "star"])
+@pytest.mark.parametrize("gamma", [0.1, 0.25, 0.5])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bracketing_is_bit_identical_on_random_and_adversarial_pairs(variant, gamma, seed):
+    for x, y in (zipf_pairs(n_pairs=30, n_words=500, seed=seed, shift=0.1 + 0.2 * seed),
+                 adversarial_pairs(seed=seed)):
+        want = higher_criticism(allocation_pvalues(x, y), gamma, variant).hc
+        counts: dict[str, int] = {}
+        got = engine.hc_pairs(x, y, gamma, variant, bracket=True, counts=counts)
+        assert np.array_equal(got, want)
+        assert sum(counts[key] for key in ("bracketed", "complete", "settled", "full")) == len(x)
+
+
+def test_bracketing_computes_few_pvalues_exactly():
+    x, y = zipf_pairs(n_pairs=100, n_words=3000, shift=0.3)
+    counts: dict[str, int] = {}
+    engine.hc_pairs(x, y, 0.25, "dagger", bracket=True, counts=counts)
+    screen: dict[str, int] = {}
+    engine.hc_pairs(x, y, 0.25, "dagger", bracket=False, counts=screen)
+    assert counts["bracketed"] > 50
+    assert counts["exact_pvalues"] < 0.6 * screen["exact_pvalues"]

@@ -109,3 +109,34 @@ def test_compared_corpora_leave_each_member_out_of_its_own_corpus_only():
     assert np.array_equal(authors, [[10, 10, 10], [20, 20, 20]])   # input untouched
     view = compared_corpora(docs, authors, np.array([-1, -1, -1]))
     assert np.shares_memory(view, authors) and np.array_equal(view[1], authors)
+
+
+def test_worker_processes_give_identical_results(corpus, monkeypatch) -> None:
+    import hclib.matrix as matrix
+    docs, labels = corpus
+    _, author_counts, doc_author = corpus_counts(docs, labels)
+    one = discrepancy_matrix(docs, author_counts, doc_author=doc_author, progress=False)
+    monkeypatch.setattr(matrix, "PROCESS_MIN_CELLS", 0)
+    started = []
+    real = matrix.ProcessPoolExecutor
+    monkeypatch.setattr(matrix, "ProcessPoolExecutor",
+                        lambda *a, **k: started.append(a) or real(*a, **k))
+    two = discrepancy_matrix(docs, author_counts, doc_author=doc_author, n_jobs=2,
+                             chunk_size=3, progress=False)
+    assert started and np.array_equal(one, two)
+    star = discrepancy_matrix(docs, author_counts, measure="hc_star", n_jobs=2, progress=False)
+    assert np.array_equal(star, discrepancy_matrix(docs, author_counts, measure="hc_star"))
+
+
+def test_small_problems_stay_in_process(corpus, monkeypatch) -> None:
+    import hclib.matrix as matrix
+    docs, labels = corpus
+    _, author_counts, doc_author = corpus_counts(docs, labels)
+    assert docs.size * author_counts.shape[0] < matrix.PROCESS_MIN_CELLS
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a process pool was started for a tiny problem")
+
+    monkeypatch.setattr(matrix, "ProcessPoolExecutor", refuse)
+    got = discrepancy_matrix(docs, author_counts, doc_author=doc_author, n_jobs=2, progress=False)
+    assert np.array_equal(got, discrepancy_matrix(docs, author_counts, doc_author=doc_author))
