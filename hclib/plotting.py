@@ -7,11 +7,15 @@ a chapter (it needs ``myst_nb``, which the book installs).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib as mpl
+import numpy as np
 
-__all__ = ["AUTHOR_COLORS", "HIGHLIGHT", "STYLE", "author_color", "keep", "use_style"]
+__all__ = [
+    "AUTHOR_COLORS", "HIGHLIGHT", "STYLE", "author_color", "keep", "use_style", "word_bars",
+]
 
 AUTHOR_COLORS: dict[str, str] = {
     "Hamilton": "#2c5aa0",
@@ -35,11 +39,11 @@ STYLE: dict[str, object] = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.titlesize": 11,
-    "axes.labelsize": 10,
-    "legend.fontsize": 9,
+    "axes.labelsize": 10.5,
+    "legend.fontsize": 9.5,
     "legend.frameon": False,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
     "lines.linewidth": 1.6,
     "axes.prop_cycle": mpl.cycler(
         color=["#2c5aa0", "#c0392b", "#2e8b57", "#b8860b", "#6a3d9a", "#7a7a7a"]
@@ -65,3 +69,54 @@ def keep(name: str, value: Any) -> None:
     from myst_nb import glue
 
     glue(name, value.item() if hasattr(value, "item") else value, display=False)
+
+
+def word_bars(
+    words: Sequence[str],
+    heights: Sequence[float],
+    colors: Sequence[str],
+    *,
+    hatched: Sequence[bool] | None = None,
+    threshold: float | None = None,
+    columns: int = 2,
+    xlabel: str = "$-\\log_{10}$ P-value",
+    width: float = 7.0,
+):
+    """A ranked word list as horizontal bars, in ``columns`` panels side by side.
+
+    The first word is at the top of the first panel; every panel has the same x range, so bars
+    compare across panels. ``hatched`` marks some bars, ``threshold`` draws a dashed vertical
+    line (e.g. :math:`-\\log_{10} t_{HC}`). Returns ``(fig, axes)``; the caller adds the legend.
+    """
+    import matplotlib.pyplot as plt
+
+    n = len(words)
+    if not n == len(heights) == len(colors):
+        raise ValueError(f"words, heights and colors differ in length: {n}, {len(heights)}, "
+                         f"{len(colors)}")
+    if columns < 1:
+        raise ValueError(f"columns must be a positive integer, got {columns}")
+    per_panel = -(-n // columns)
+    fig, axes = plt.subplots(1, columns, figsize=(width, 0.5 + 0.21 * per_panel),
+                             sharex=True, squeeze=False)
+    axes = axes[0]
+    top = 1.05 * max(max(heights), threshold or 0)
+    for k, ax in enumerate(axes):
+        rows = range(k * per_panel, min(n, (k + 1) * per_panel))
+        y = np.arange(len(rows))
+        bars = ax.barh(y, [heights[i] for i in rows], color=[colors[i] for i in rows],
+                       height=0.75)
+        if hatched is not None:
+            for bar, i in zip(bars, rows):
+                if hatched[i]:
+                    bar.set_hatch("///")
+                    bar.set_edgecolor("white")
+        if threshold is not None:
+            ax.axvline(threshold, color="black", ls="--", lw=0.8)
+        ax.set_yticks(y, [words[i] for i in rows])
+        ax.set_ylim(per_panel - 0.5, -0.5)
+        ax.set_xlim(0, top)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(xlabel)
+    fig.tight_layout()
+    return fig, axes
