@@ -69,6 +69,7 @@ CACHE_DIR_ENV = "HCLIB_CACHE_DIR"
 _HCAUTHORSHIP = "https://raw.githubusercontent.com/alonkipnis/HCAuthorship"
 
 #: relpath -> (url or None, sha256 or None) for single files.
+#:
 #: - pg1404.txt: Project Gutenberg etext #1404, posting of 2009-11-06 (UTF-8 with BOM, CRLF), as
 #:   kept in the paper's repository. The path is inferred from the paper's notebook
 #:   (``Federalists/Authorship_in_the_Federalist.ipynb`` at this commit loads
@@ -112,6 +113,7 @@ _PAN18_TRAIN = "pan18/pan18-cross-domain-authorship-attribution-training-dataset
 #: folder relpath -> Archive. The official source of PAN 2018 is PAN@CLEF's Zenodo record
 #: (pan.webis.de, access on request), which cannot be downloaded anonymously; these are public
 #: copies pinned by commit:
+#:
 #: - test collection: a zip in github.com/HiyaToki/Figuratively-Speaking @ 631f410 whose top folder
 #:   was renamed by the uploader (it is extracted under the official name) and which is truncated
 #:   partway through problem00009 (problems 1-8 are complete); see ``_zip_members``.
@@ -527,7 +529,7 @@ PAN18_COLLECTIONS: dict[str, str] = {"test": _PAN18_TEST, "train": _PAN18_TRAIN}
 _PAN_COLUMNS = ["problem", "doc_id", "role", "author", "text"]
 
 
-#: The papers the paper studies: Hamilton's, Madison's and the disputed ones among the first 77.
+#: The papers the paper studies (Hamilton's, Madison's and the disputed ones among the first 77).
 FEDERALIST_STUDY_AUTHORS: tuple[str, ...] = ("Hamilton", "Madison", "disputed")
 
 

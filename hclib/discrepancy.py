@@ -51,8 +51,8 @@ def hc_discrepancy(
 ) -> HCDiscrepancy:
     r"""HC-discrepancy of two word-frequency tables (Algorithm 1 of the paper).
 
-    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`allocation_pvalues` are
-    combined by :func:`higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
+    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`~hclib.pvalues.allocation_pvalues` are
+    combined by :func:`~hclib.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
     ``hc_discrepancy(y, x)`` agree exactly.
     """
     pv = allocation_pvalues(x, y)
@@ -126,7 +126,7 @@ def cosine_discrepancy(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
 
 Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-#: The discrepancy measures of the paper, by name, as used by :func:`discrepancy_matrix`.
+#: The discrepancy measures of the paper, by name, as used by :func:`~hclib.matrix.discrepancy_matrix`.
 MEASURES: dict[str, str] = {
     "hc_dagger": "HC† (the paper's HC-discrepancy)",
     "hc_star": "HC*",

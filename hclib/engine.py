@@ -103,11 +103,11 @@ def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     r"""Rigorous lower bounds :math:`L_w \le \pi(w|D_1, D_2)` of the allocation P-values.
 
     Rows of two (pairs × words) count tables, as in :func:`hc_pairs`. Each tail of the
-    two-sided P-value is bounded below by :func:`_tail_lower_bound` at an integer :math:`k` at or
+    two-sided P-value is bounded below by ``_tail_lower_bound`` at an integer :math:`k` at or
     beyond the tail's boundary: :math:`x` itself for the near tail, and for the mirror tail the
     first integer past :math:`2np - x` after moving it outwards by a relative 1e-7, so that
     rounding cannot move it inwards. The mirror tail is left out where the near tail's bound
-    alone is at least :data:`FAR_TAIL_ABOVE` (still a lower bound, and above any threshold the
+    alone is at least ``FAR_TAIL_ABOVE`` (still a lower bound, and above any threshold the
     screen meets in practice). About 25 ns per word.
     """
     x = np.asarray(x, dtype=np.int64)
@@ -201,7 +201,7 @@ def hc_pairs(
     value for value (see the module docstring for why); ``screen=False`` computes every P-value
     exactly instead. ``approximate=True`` uses :func:`approximate_pvalues` (not exact; an
     explicit opt-in). Rows are processed ``block`` at a time (default: about
-    :data:`BLOCK_CELLS` words × pairs) so the temporaries stay in the CPU cache.
+    ``BLOCK_CELLS`` words × pairs) so the temporaries stay in the CPU cache.
     Inputs must already be valid counts (:func:`hclib.matrix.discrepancy_matrix` checks them).
 
     ``counts``, if given, is a dict that accumulates how the work went: ``pairs``,

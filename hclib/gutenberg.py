@@ -73,7 +73,7 @@ __all__ = [
     "read_text",
 ]
 
-#: The paper's inclusion rule: authors with at least MIN_WORKS works of at least MIN_WORDS words.
+#: The paper's inclusion rule (authors with at least MIN_WORKS works of at least MIN_WORDS words).
 MIN_WORKS = 10
 MIN_WORDS = 10_000
 

@@ -168,8 +168,11 @@ def discrepancy_matrix(
         HC measures only: normal-approximation P-values (:func:`hclib.engine.approximate_pvalues`)
         instead of exact ones. Faster, not exact; never the default.
 
-    Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
-    when leaving a document out empties its corpus (a corpus of one document), or on bad counts.
+    Raises
+    ------
+    ValueError
+        When a document is not contained in the corpus it is said to belong to, when leaving
+        a document out empties its corpus (a corpus of one document), or on bad counts.
     """
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]

@@ -43,7 +43,7 @@ from ..text import count_matrix, group_documents, tokenize, union_most_frequent
 
 __all__ = ["CANDIDATES", "FederalistStudy", "federalist_study"]
 
-#: The two candidate authors: their known papers form the corpora and choose the vocabulary.
+#: The two candidate authors (their known papers form the corpora and choose the vocabulary).
 CANDIDATES: tuple[str, str] = ("Hamilton", "Madison")
 
 
@@ -102,7 +102,7 @@ class FederalistStudy:
         return int(rows[0])
 
     def corpus(self, author: str) -> np.ndarray:
-        """The word counts of ``author``'s corpus (one of :attr:`authors`)."""
+        """The word counts of ``author``'s corpus (one of ``authors``)."""
         if author not in self.authors:
             raise ValueError(f"no corpus for {author!r}; the corpora are {list(self.authors)}")
         return self.corpora[self.authors.index(author)]
