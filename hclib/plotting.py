@@ -81,12 +81,15 @@ def word_bars(
     columns: int = 2,
     xlabel: str = "$-\\log_{10}$ P-value",
     width: float = 7.0,
+    legend: Sequence[tuple[str, dict[str, Any]]] = (),
 ):
     """A ranked word list as horizontal bars, in ``columns`` panels side by side.
 
     The first word is at the top of the first panel; every panel has the same x range, so bars
     compare across panels. ``hatched`` marks some bars, ``threshold`` draws a dashed vertical
-    line (e.g. :math:`-\\log_{10} t_{HC}`). Returns ``(fig, axes)``; the caller adds the legend.
+    line (e.g. :math:`-\\log_{10} t_{HC}`). ``legend`` lists ``(label, patch properties)``
+    pairs, drawn as one row of patches under the panels, inside the figure. Returns
+    ``(fig, axes)``.
     """
     import matplotlib.pyplot as plt
 
@@ -97,7 +100,7 @@ def word_bars(
     if columns < 1:
         raise ValueError(f"columns must be a positive integer, got {columns}")
     per_panel = -(-n // columns)
-    fig, axes = plt.subplots(1, columns, figsize=(width, 0.5 + 0.21 * per_panel),
+    fig, axes = plt.subplots(1, columns, figsize=(width, 0.9 + 0.21 * per_panel),
                              sharex=True, squeeze=False)
     axes = axes[0]
     top = 1.05 * max(max(heights), threshold or 0)
@@ -118,5 +121,11 @@ def word_bars(
         ax.set_xlim(0, top)
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(xlabel)
-    fig.tight_layout()
+    bottom = 0.0
+    if legend:
+        handles = [plt.Rectangle((0, 0), 1, 1, **props) for _, props in legend]
+        fig.legend(handles, [label for label, _ in legend], loc="lower center",
+                   ncol=len(legend), frameon=False)
+        bottom = 0.45 / fig.get_figheight()
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     return fig, axes
