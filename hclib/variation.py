@@ -36,9 +36,11 @@ the count table),
 
 .. math::
 
-    \mu(w|\mathcal{C}) = \frac{1}{|\mathcal{C}|}\sum_{D \in \mathcal{C}} r(w|D), \qquad
+    \mu(w|\mathcal{C}) = \frac{1}{|\mathcal{C}|}\sum_{D \in \mathcal{C}} r(w|D),
+
     \sigma^2(w|\mathcal{C}) = \frac{1}{|\mathcal{C}| - 1}
-        \sum_{D \in \mathcal{C}} \bigl(r(w|D) - \mu(w|\mathcal{C})\bigr)^2, \qquad
+        \sum_{D \in \mathcal{C}} \bigl(r(w|D) - \mu(w|\mathcal{C})\bigr)^2,
+
     \mathrm{CV}(w|\mathcal{C}) = \frac{\sigma(w|\mathcal{C})}{\mu(w|\mathcal{C})}.
 
 The paper calls these "the sample mean and variance" and does not give the divisor. We use the
