@@ -12,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+__all__ = ["SUBCOMMAND_MODULES", "UsageError", "build_parser", "main"]
+
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
 SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.corpora.cli", "hclib.cli_attribute")
 

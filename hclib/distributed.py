@@ -143,6 +143,8 @@ def dask_discrepancy_matrix(
     **kwargs
         Passed on to every ``discrepancy_matrix`` call (e.g. ``chunk_size``).
 
+    Notes
+    -----
     Validation. An in-memory table goes through :func:`~hclib.matrix.check_matrix_inputs` on the
     client, and ``measure``, ``gamma`` and ``kwargs`` through ``discrepancy_matrix`` on zero
     documents, before any task is submitted: the same checks and messages as the in-memory path.

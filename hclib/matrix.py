@@ -11,7 +11,7 @@ streamed chunk by chunk, so memory is bounded by the chunk size, not by the numb
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -36,23 +36,35 @@ _CHUNKS_PER_JOB = 4
 
 
 def corpus_counts(
-    doc_counts: ArrayLike, labels: Sequence[Hashable]
+    doc_counts: ArrayLike,
+    labels: Sequence[Hashable],
+    keep: Iterable[Hashable] | None = None,
 ) -> tuple[list[Hashable], np.ndarray, np.ndarray]:
     """Author corpora as sums of their documents' counts.
 
     Returns ``(authors, author_counts, doc_author)``: the distinct labels in order of first
     appearance, the (authors × words) corpus tables, and for each document the index of its
     corpus (for leave-one-out in :func:`discrepancy_matrix`).
+
+    With ``keep``, as in :func:`hclib.text.group_documents`, only those labels form corpora, in
+    the order of ``keep``; every other document (e.g. a disputed one) gets ``doc_author = -1``,
+    the "member of no corpus" of :func:`discrepancy_matrix`. A label of ``keep`` that no
+    document carries raises ``ValueError``.
     """
     counts = as_counts(doc_counts, "doc_counts")
     if counts.ndim != 2:
         raise ValueError(f"doc_counts must be a (documents × words) matrix, got shape {counts.shape}")
     labels = check_labels(labels, counts.shape[0])
-    authors = list(dict.fromkeys(labels))
+    authors = list(dict.fromkeys(labels if keep is None else keep))
+    empty = [a for a in authors if a not in set(labels)]
+    if empty:
+        raise ValueError(f"keep names label(s) {empty} that no document carries")
     index = {a: i for i, a in enumerate(authors)}
-    doc_author = np.array([index[a] for a in labels], dtype=np.int64)
+    doc_author = np.array([index.get(a, -1) for a in labels], dtype=np.int64)
     author_counts = np.zeros((len(authors), counts.shape[1]), dtype=np.int64)
-    np.add.at(author_counts, doc_author, counts)   # exact: every count <= MAX_TABLE_TOTAL
+    members = doc_author >= 0
+    # exact: every count <= MAX_TABLE_TOTAL
+    np.add.at(author_counts, doc_author[members], counts[members])
     totals = exact_sum(author_counts)
     if (totals > MAX_TABLE_TOTAL).any():
         a = int(np.flatnonzero(totals > MAX_TABLE_TOTAL)[0])
@@ -188,8 +200,11 @@ def discrepancy_matrix(
         ``bdtr``/``bdtrc``, P-values equal to the CPU ones to 1e-8, not bit for bit). Raises
         ``ValueError`` when CuPy or a GPU is missing. Run chunks one at a time (``n_jobs=1``).
 
-    Raises ``ValueError`` when a document is not contained in the corpus it is said to belong to,
-    when leaving a document out empties its corpus (a corpus of one document), or on bad counts.
+    Raises
+    ------
+    ValueError
+        When a document is not contained in the corpus it is said to belong to, when leaving
+        a document out empties its corpus (a corpus of one document), or on bad counts.
     """
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]

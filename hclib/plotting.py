@@ -1,14 +1,21 @@
-"""One matplotlib style for every figure of the book, and the colours of the authors.
+"""The book's figures and glue: one matplotlib style, the authors' colours, and :func:`keep`.
 
 Call :func:`use_style` once at the top of a chapter. Colours follow the paper's Figure "sep":
-Hamilton blue, Madison red; disputed papers grey.
+Hamilton blue, Madison red; disputed papers grey. :func:`keep` glues a number for the prose of
+a chapter (it needs ``myst_nb``, which the book installs).
 """
 
 from __future__ import annotations
 
-import matplotlib as mpl
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["AUTHOR_COLORS", "STYLE", "author_color", "use_style"]
+import matplotlib as mpl
+import numpy as np
+
+__all__ = [
+    "AUTHOR_COLORS", "HIGHLIGHT", "STYLE", "author_color", "keep", "use_style", "word_bars",
+]
 
 AUTHOR_COLORS: dict[str, str] = {
     "Hamilton": "#2c5aa0",
@@ -32,11 +39,11 @@ STYLE: dict[str, object] = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.titlesize": 11,
-    "axes.labelsize": 10,
-    "legend.fontsize": 9,
+    "axes.labelsize": 10.5,
+    "legend.fontsize": 9.5,
     "legend.frameon": False,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
     "lines.linewidth": 1.6,
     "axes.prop_cycle": mpl.cycler(
         color=["#2c5aa0", "#c0392b", "#2e8b57", "#b8860b", "#6a3d9a", "#7a7a7a"]
@@ -52,3 +59,73 @@ def use_style() -> None:
 def author_color(author: str) -> str:
     """The book's colour for an author label (grey for anyone unknown)."""
     return AUTHOR_COLORS.get(author, AUTHOR_COLORS["disputed"])
+
+
+def keep(name: str, value: Any) -> None:
+    """Glue a number for the prose of a chapter, as a plain Python value and without display.
+
+    NumPy scalars are converted with ``.item()`` so that ``{glue:text}`name:.1%``` formats them.
+    """
+    from myst_nb import glue
+
+    glue(name, value.item() if hasattr(value, "item") else value, display=False)
+
+
+def word_bars(
+    words: Sequence[str],
+    heights: Sequence[float],
+    colors: Sequence[str],
+    *,
+    hatched: Sequence[bool] | None = None,
+    threshold: float | None = None,
+    columns: int = 2,
+    xlabel: str = "$-\\log_{10}$ P-value",
+    width: float = 7.0,
+    legend: Sequence[tuple[str, dict[str, Any]]] = (),
+):
+    """A ranked word list as horizontal bars, in ``columns`` panels side by side.
+
+    The first word is at the top of the first panel; every panel has the same x range, so bars
+    compare across panels. ``hatched`` marks some bars, ``threshold`` draws a dashed vertical
+    line (e.g. :math:`-\\log_{10} t_{HC}`). ``legend`` lists ``(label, patch properties)``
+    pairs, drawn as one row of patches under the panels, inside the figure. Returns
+    ``(fig, axes)``.
+    """
+    import matplotlib.pyplot as plt
+
+    n = len(words)
+    if not n == len(heights) == len(colors):
+        raise ValueError(f"words, heights and colors differ in length: {n}, {len(heights)}, "
+                         f"{len(colors)}")
+    if columns < 1:
+        raise ValueError(f"columns must be a positive integer, got {columns}")
+    per_panel = -(-n // columns)
+    fig, axes = plt.subplots(1, columns, figsize=(width, 0.9 + 0.21 * per_panel),
+                             sharex=True, squeeze=False)
+    axes = axes[0]
+    top = 1.05 * max(max(heights), threshold or 0)
+    for k, ax in enumerate(axes):
+        rows = range(k * per_panel, min(n, (k + 1) * per_panel))
+        y = np.arange(len(rows))
+        bars = ax.barh(y, [heights[i] for i in rows], color=[colors[i] for i in rows],
+                       height=0.75)
+        if hatched is not None:
+            for bar, i in zip(bars, rows):
+                if hatched[i]:
+                    bar.set_hatch("///")
+                    bar.set_edgecolor("white")
+        if threshold is not None:
+            ax.axvline(threshold, color="black", ls="--", lw=0.8)
+        ax.set_yticks(y, [words[i] for i in rows])
+        ax.set_ylim(per_panel - 0.5, -0.5)
+        ax.set_xlim(0, top)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(xlabel)
+    bottom = 0.0
+    if legend:
+        handles = [plt.Rectangle((0, 0), 1, 1, **props) for _, props in legend]
+        fig.legend(handles, [label for label, _ in legend], loc="lower center",
+                   ncol=len(legend), frameon=False)
+        bottom = 0.45 / fig.get_figheight()
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    return fig, axes

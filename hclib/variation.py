@@ -36,9 +36,11 @@ the count table),
 
 .. math::
 
-    \mu(w|\mathcal{C}) = \frac{1}{|\mathcal{C}|}\sum_{D \in \mathcal{C}} r(w|D), \qquad
+    \mu(w|\mathcal{C}) = \frac{1}{|\mathcal{C}|}\sum_{D \in \mathcal{C}} r(w|D),
+
     \sigma^2(w|\mathcal{C}) = \frac{1}{|\mathcal{C}| - 1}
-        \sum_{D \in \mathcal{C}} \bigl(r(w|D) - \mu(w|\mathcal{C})\bigr)^2, \qquad
+        \sum_{D \in \mathcal{C}} \bigl(r(w|D) - \mu(w|\mathcal{C})\bigr)^2,
+
     \mathrm{CV}(w|\mathcal{C}) = \frac{\sigma(w|\mathcal{C})}{\mu(w|\mathcal{C})}.
 
 The paper calls these "the sample mean and variance" and does not give the divisor. We use the
@@ -77,6 +79,7 @@ __all__ = [
     "corpus_moments",
     "coefficient_of_variation",
     "poisson_cv",
+    "dispersion_index",
     "leave_one_out_cv",
     "PairSample",
     "sample_pairs",
@@ -198,6 +201,41 @@ def poisson_cv(
         r = 2.0 * np.sqrt((sim + SHIFT) / size[:, None])
         total += r.std(axis=0, ddof=ddof) / r.mean(axis=0)
     return total / n_sim
+
+
+def dispersion_index(counts: ArrayLike, groups: ArrayLike) -> np.ndarray:
+    r"""Pearson's dispersion index of every word: :math:`\chi^2_w / (n_D - n_G)`.
+
+    :math:`\chi^2_w = \sum_d (N(w|d) - E_{dw})^2 / E_{dw}` tests a constant rate of word
+    :math:`w` within each group of documents (e.g. each author's papers):
+    :math:`E_{dw} = T_d \sum_{d' \in g} N(w|d') / \sum_{d' \in g} T_{d'}` for document
+    :math:`d` of group :math:`g`, with :math:`T_d` its row sum; cells with :math:`E_{dw} = 0`
+    add nothing. Divided by the degrees of freedom, :math:`n_D` documents minus :math:`n_G`
+    groups, it is about 1 for a word that follows the binomial model and large for a bursty,
+    topic-bound word (overdispersion).
+
+    ``counts`` is (documents × words), ``groups`` one label per document. Raises
+    ``ValueError`` for bad counts, a label count that does not match, or no degree of freedom.
+    """
+    x = as_counts(counts, "counts")
+    if x.ndim != 2:
+        raise ValueError(f"counts must be (documents × words), got shape {x.shape}")
+    labels = np.asarray(groups)
+    if labels.shape != (x.shape[0],):
+        raise ValueError(f"groups must hold one label per document ({x.shape[0]}), "
+                         f"got shape {labels.shape}")
+    names, member = np.unique(labels, return_inverse=True)
+    dof = x.shape[0] - names.size
+    if dof < 1:
+        raise ValueError(f"{x.shape[0]} documents in {names.size} groups: no degree of freedom")
+    sizes = x.sum(axis=1, keepdims=True).astype(np.float64)
+    group_counts = np.zeros((names.size, x.shape[1]))
+    np.add.at(group_counts, member, x)
+    group_sizes = np.bincount(member, weights=sizes[:, 0])[:, None]
+    expected = sizes * (group_counts / group_sizes)[member]
+    cells = np.divide((x - expected) ** 2, expected, out=np.zeros_like(expected),
+                      where=expected > 0)
+    return cells.sum(axis=0) / dof
 
 
 def leave_one_out_cv(r: ArrayLike, ddof: int = 1) -> np.ndarray:

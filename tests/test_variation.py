@@ -319,3 +319,33 @@ def test_poisson_cv_reference() -> None:
     assert ref.shape == (5,)
     with pytest.raises(ValueError, match="n_sim"):
         poisson_cv(counts, n_sim=0)
+
+
+def test_dispersion_index_matches_pearson_per_group_by_brute_force() -> None:
+    from hclib.variation import dispersion_index
+
+    rng = np.random.default_rng(11)
+    counts = rng.poisson(5, size=(9, 6))
+    counts[:, 5] = 0
+    counts[0, 5] = 40                                    # one bursty word
+    groups = ["a"] * 4 + ["b"] * 5
+    got = dispersion_index(counts, groups)
+    for w in range(6):
+        chi2 = 0.0
+        for g in ("a", "b"):
+            rows = [d for d in range(9) if groups[d] == g]
+            rate = counts[rows, w].sum() / counts[rows].sum()
+            for d in rows:
+                e = counts[d].sum() * rate
+                chi2 += 0.0 if e == 0 else (counts[d, w] - e) ** 2 / e
+        assert got[w] == pytest.approx(chi2 / 7, rel=1e-12)
+    assert got[5] > 3 * np.median(got[:5])          # the bursty word stands out
+
+
+def test_dispersion_index_rejects_bad_groups() -> None:
+    from hclib.variation import dispersion_index
+
+    with pytest.raises(ValueError, match="one label per document"):
+        dispersion_index(np.ones((3, 2), int), ["a", "b"])
+    with pytest.raises(ValueError, match="no degree of freedom"):
+        dispersion_index(np.ones((2, 2), int), ["a", "b"])

@@ -1,0 +1,67 @@
+"""The ``hclib-api`` directive: the API reference of every public module of ``hclib``.
+
+A local Sphinx extension named in ``_config.yml``. The directive walks the ``hclib`` package
+(``pkgutil.walk_packages``) and documents every public module with ``automodule``,
+``:members:`` and ``:undoc-members:`` (every name of the module's ``__all__``, documented or
+not), the package itself first, after an ``autosummary`` table of its top-level functions
+and classes. Modules
+whose name starts with ``_`` are private and skipped, as are the modules listed in
+``hclib_api_skip`` (``conf.py`` / ``_config.yml``: deprecated shims, the ``__main__`` entry
+point). A module added to the package appears in the reference without editing the page.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+
+def public_modules(package: str, skip: set[str]) -> list[str]:
+    """``package`` and its public submodules, in alphabetical order within each level."""
+    root = importlib.import_module(package)
+    names = [package]
+    for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
+        parts = info.name.split(".")
+        if any(part.startswith("_") for part in parts) or info.name in skip:
+            continue
+        names.append(info.name)
+    return sorted(names, key=lambda name: (name != package, name))
+
+
+class HclibAPI(SphinxDirective):
+    """Emit one section with ``automodule`` per public module of the package."""
+
+    has_content = False
+    optional_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        package = self.arguments[0] if self.arguments else "hclib"
+        skip = set(self.config.hclib_api_skip)
+        lines: list[str] = []
+        for name in public_modules(package, skip):
+            title = f"``{name}``"
+            lines += [title, "-" * len(title), ""]
+            if name == package:
+                root = importlib.import_module(name)
+                functions = [m for m in root.__all__ if callable(getattr(root, m))]
+                lines += [".. autosummary::", "   :nosignatures:", ""]
+                lines += [f"   {name}.{member}" for member in functions] + [""]
+            lines += [f".. automodule:: {name}", "   :members:", "   :undoc-members:", ""]
+        container = nodes.section()
+        container.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source="hclib-api"),
+                                 container)
+        return container.children
+
+
+def setup(app):
+    app.setup_extension("sphinx.ext.autodoc")
+    app.setup_extension("sphinx.ext.autosummary")
+    app.add_config_value("hclib_api_skip", ["hclib.__main__", "hclib.notebook"], "env")
+    app.add_directive("hclib-api", HclibAPI)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
