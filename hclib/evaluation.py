@@ -52,6 +52,8 @@ __all__ = [
     "DELTA_METHODS",
     "VOCAB_SIZES",
     "PAPER_TABLE",
+    "PAPER_WORKS",
+    "PAPER_AUTHORS",
     "FoldScores",
     "BenchmarkResult",
     "method_label",
@@ -84,6 +86,10 @@ CORPUS_METHODS: tuple[str, ...] = ("hc_dagger", "hc_star", "g2", "cressie_read",
 #: Delta methods -> the ``method`` argument of :func:`hclib.stylometry.delta_scores`.
 DELTA_METHODS: dict[str, str] = {"burrows_delta": "burrows", "cosine_delta": "cosine"}
 VOCAB_SIZES: tuple[int, ...] = (250, 1000, 3000)
+
+#: The paper's Gutenberg collection (its Table 2): 11,050 works by 488 authors.
+PAPER_WORKS: int = 11_050
+PAPER_AUTHORS: int = 488
 
 #: The paper's Table 2 (``table_results.tex``): (method, N) -> (accuracy, number in brackets).
 #: The caption calls the bracketed numbers standard errors; they equal the ``std`` column of the
