@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike
 
 from ._checks import check_gamma, check_pvalues
 
-__all__ = ["HCResult", "higher_criticism", "VARIANTS"]
+__all__ = ["HCResult", "VARIANTS", "higher_criticism", "hc_scores", "n_candidates", "z_curve"]
 
 Variant = Literal["dagger", "star"]
 VARIANTS: tuple[str, ...] = ("dagger", "star")
@@ -127,3 +127,24 @@ def higher_criticism(
     n_words = pv.shape[-1]
     k = _check_range(n_words, gamma)
     return hc_from_sorted(smallest_sorted(pv, k), n_words, variant)
+
+
+def z_curve(pvalues: ArrayLike, gamma: float | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The whole HC curve of one or more P-value vectors: ``(i/N, sorted P-values, z_i)``.
+
+    :math:`z_i` of :func:`hc_scores` for the ranks :math:`1 \le i \le \lfloor\gamma_0 N\rfloor`,
+    or for :math:`1 \le i \le N - 1` when ``gamma`` is ``None`` (at :math:`i = N` the
+    denominator vanishes). :math:`\mathrm{HC}^*` is the maximum of ``z`` over the first
+    :math:`\lfloor\gamma_0 N\rfloor` ranks, :math:`\mathrm{HC}^\dagger` the maximum over those
+    with a sorted P-value of at least :math:`1/N` (:func:`higher_criticism`). Leading axes
+    broadcast; the rank axis ``i/N`` is one-dimensional.
+    """
+    pv = check_pvalues(pvalues)
+    n_words = pv.shape[-1]
+    if n_words < 2:
+        raise ValueError(f"the z-curve needs at least 2 P-values, got {n_words}")
+    k = n_words - 1 if gamma is None else _check_range(n_words, check_gamma(gamma))
+    smallest = smallest_sorted(pv, min(k, n_words - 1))
+    ranks = np.arange(1, smallest.shape[-1] + 1) / n_words
+    return ranks, smallest, hc_scores(smallest, n_words)

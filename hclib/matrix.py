@@ -10,7 +10,7 @@ streamed chunk by chunk, so memory is bounded by the chunk size, not by the numb
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -27,13 +27,20 @@ _TEMPORARIES = 12
 
 
 def corpus_counts(
-    doc_counts: ArrayLike, labels: Sequence[Hashable]
+    doc_counts: ArrayLike,
+    labels: Sequence[Hashable],
+    keep: Iterable[Hashable] | None = None,
 ) -> tuple[list[Hashable], np.ndarray, np.ndarray]:
     """Author corpora as sums of their documents' counts.
 
     Returns ``(authors, author_counts, doc_author)``: the distinct labels in order of first
     appearance, the (authors × words) corpus tables, and for each document the index of its
     corpus (for leave-one-out in :func:`discrepancy_matrix`).
+
+    With ``keep``, as in :func:`hclib.text.group_documents`, only those labels form corpora, in
+    the order of ``keep``; every other document (e.g. a disputed one) gets ``doc_author = -1``,
+    the "member of no corpus" of :func:`discrepancy_matrix`. A label of ``keep`` that no
+    document carries raises ``ValueError``.
     """
     counts = as_counts(doc_counts, "doc_counts")
     if counts.ndim != 2:
@@ -43,11 +50,15 @@ def corpus_counts(
         raise ValueError(
             f"{len(labels)} labels for {counts.shape[0]} documents: give one label per document"
         )
-    authors = list(dict.fromkeys(labels))
+    authors = list(dict.fromkeys(labels if keep is None else keep))
+    empty = [a for a in authors if a not in set(labels)]
+    if empty:
+        raise ValueError(f"keep names label(s) {empty} that no document carries")
     index = {a: i for i, a in enumerate(authors)}
-    doc_author = np.array([index[a] for a in labels], dtype=np.int64)
+    doc_author = np.array([index.get(a, -1) for a in labels], dtype=np.int64)
     author_counts = np.zeros((len(authors), counts.shape[1]), dtype=np.int64)
-    np.add.at(author_counts, doc_author, counts)
+    members = doc_author >= 0
+    np.add.at(author_counts, doc_author[members], counts[members])
     return authors, author_counts, doc_author
 
 

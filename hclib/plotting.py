@@ -1,14 +1,17 @@
-"""One matplotlib style for every figure of the book, and the colours of the authors.
+"""The book's figures and glue: one matplotlib style, the authors' colours, and :func:`keep`.
 
 Call :func:`use_style` once at the top of a chapter. Colours follow the paper's Figure "sep":
-Hamilton blue, Madison red; disputed papers grey.
+Hamilton blue, Madison red; disputed papers grey. :func:`keep` glues a number for the prose of
+a chapter (it needs ``myst_nb``, which the book installs).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import matplotlib as mpl
 
-__all__ = ["AUTHOR_COLORS", "STYLE", "author_color", "use_style"]
+__all__ = ["AUTHOR_COLORS", "HIGHLIGHT", "STYLE", "author_color", "keep", "use_style"]
 
 AUTHOR_COLORS: dict[str, str] = {
     "Hamilton": "#2c5aa0",
@@ -52,3 +55,13 @@ def use_style() -> None:
 def author_color(author: str) -> str:
     """The book's colour for an author label (grey for anyone unknown)."""
     return AUTHOR_COLORS.get(author, AUTHOR_COLORS["disputed"])
+
+
+def keep(name: str, value: Any) -> None:
+    """Glue a number for the prose of a chapter, as a plain Python value and without display.
+
+    NumPy scalars are converted with ``.item()`` so that ``{glue:text}`name:.1%``` formats them.
+    """
+    from myst_nb import glue
+
+    glue(name, value.item() if hasattr(value, "item") else value, display=False)

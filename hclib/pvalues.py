@@ -38,6 +38,8 @@ from ._checks import as_counts, check_table_pair
 
 __all__ = [
     "allocation_pvalues",
+    "allocation_null",
+    "expected_counts",
     "binomial_two_sided_pvalues",
     "binom_cdf",
     "binom_sf",
@@ -175,3 +177,29 @@ def allocation_given_totals(
     """:func:`allocation_pvalues` of valid count arrays, given the table totals (broadcastable)."""
     n = x + y
     return _two_sided(x, n, t1 - x, t1 + t2 - n)
+
+
+def allocation_null(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    r"""The null binomial :math:`\mathrm{Bin}(n, p)` of every word: ``(n, p)``.
+
+    :math:`n = x + y` and :math:`p = (T_1 - x)/(T_1 + T_2 - n)`, the word left out of the
+    relative size (``p`` is NaN for a vocabulary in which both tables use only this word).
+    Validated and broadcast as in :func:`allocation_pvalues`.
+    """
+    x, y = check_table_pair(x, y)
+    t1 = x.sum(axis=-1, keepdims=True)
+    t2 = y.sum(axis=-1, keepdims=True)
+    n = x + y
+    den = t1 + t2 - n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(den > 0, (t1 - x) / np.where(den > 0, den, 1), np.nan)
+    return n, p
+
+
+def expected_counts(x: ArrayLike, y: ArrayLike) -> np.ndarray:
+    r""":math:`np`, the count of every word in table 1 expected under the null (:func:`allocation_null`).
+
+    A word is used more often in table 1 than expected where ``x > expected_counts(x, y)``.
+    """
+    n, p = allocation_null(x, y)
+    return n * p

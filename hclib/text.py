@@ -57,6 +57,7 @@ __all__ = [
     "ngrams",
     "count_matrix",
     "most_frequent",
+    "group_documents",
     "union_most_frequent",
     "first_n",
 ]
