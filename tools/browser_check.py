@@ -69,6 +69,14 @@ MEASURE = """
 }
 """
 
+# Figures shown smaller than they were drawn: their text shrinks by the same factor.
+SHRUNK = """
+(limit) => [...document.querySelectorAll("article img")]
+  .filter(img => img.naturalWidth > 0 && img.width / img.naturalWidth < limit)
+  .map(img => ({src: img.getAttribute("src").split("/").pop(),
+                scale: Math.round(100 * img.width / img.naturalWidth) / 100}))
+"""
+
 
 def chapters(toc: Path) -> list[str]:
     """The documents of a Jupyter Book ``_toc.yml``, in reading order."""
@@ -105,13 +113,15 @@ def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def check(html: Path, pages: list[str], shots: Path, width: int, chromium: str,
-          mathjax: Path | None) -> dict[str, list[dict]]:
-    """Screenshot every page into ``shots`` and return its overflowing blocks."""
+          mathjax: Path | None, min_scale: float = 0.8
+          ) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """Screenshot every page into ``shots``; return its overflowing blocks and the figures
+    shown at less than ``min_scale`` of their drawn size."""
     from playwright.sync_api import sync_playwright
 
     shots.mkdir(parents=True, exist_ok=True)
     server, base = serve(html)
-    report = {}
+    report, shrunk = {}, {}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium,
@@ -135,12 +145,13 @@ def check(html: Path, pages: list[str], shots: Path, width: int, chromium: str,
                 }""")
                 page.wait_for_timeout(300)
                 report[doc] = page.evaluate(MEASURE, BLOCKS)
+                shrunk[doc] = page.evaluate(SHRUNK, min_scale)
                 out = shots / (doc.replace("/", "__") + ".png")
                 page.screenshot(path=str(out), full_page=True)
             browser.close()
     finally:
         server.shutdown()
-    return report
+    return report, shrunk
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         parser.exit(2, f"browser_check: not in the build: {', '.join(missing)}\n")
 
-    report = check(args.html, pages, args.out, args.width, args.chromium, args.mathjax)
+    report, shrunk = check(args.html, pages, args.out, args.width, args.chromium,
+                           args.mathjax)
     total = 0
     for doc, found in report.items():
         total += len(found)
@@ -183,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         for item in found:
             print(f"    {item['kind']:8} {item['scroll']:>5} > {item['client']:<5} "
                   f"{item['text']}")
+        for item in shrunk[doc]:   # not an error: a hint that the figure's text got small
+            print(f"    (figure {item['src']} shown at {item['scale']:.0%} of its size)")
     print(f"{total} overflowing block(s) on {len(report)} page(s); "
           f"screenshots in {args.out}")
     if args.json:
