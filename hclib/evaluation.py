@@ -45,6 +45,8 @@ from .pvalues import allocation_pvalues
 __all__ = [
     "VOCAB_SIZES",
     "PAPER_TABLE",
+    "PAPER_WORKS",
+    "PAPER_AUTHORS",
     "FoldScores",
     "BenchmarkResult",
     "method_label",
@@ -62,6 +64,10 @@ __all__ = [
 ]
 
 VOCAB_SIZES: tuple[int, ...] = (250, 1000, 3000)
+
+#: The paper's Gutenberg collection (its Table 2): 11,050 works by 488 authors.
+PAPER_WORKS: int = 11_050
+PAPER_AUTHORS: int = 488
 
 #: The paper's Table 2 (``table_results.tex``): (method, N) -> (accuracy, number in brackets).
 #: The caption calls the bracketed numbers standard errors; they equal the ``std`` column of the
