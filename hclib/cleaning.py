@@ -83,6 +83,22 @@ class NLTKResourceError(LookupError):
     """An NLTK data package that :mod:`hclib.cleaning` needs is not installed."""
 
 
+def _download_if_missing(package: str) -> None:
+    """Download NLTK ``package`` into hclib's cache on first use, as the corpora are.
+
+    A failed download is not an error here: loading then fails with :func:`_missing`'s
+    one-line instruction (``hclib data fetch nltk``)."""
+    from .corpora.fetch import DataIntegrityError, DataNotFoundError
+    from .corpora.nltk_data import add_search_path, fetch_package, find_resource
+
+    add_search_path()  # where `hclib data fetch nltk` puts it
+    if find_resource(package) is None:
+        try:
+            fetch_package(package)
+        except (DataNotFoundError, DataIntegrityError):
+            pass
+
+
 def _missing(resource: str, package: str, cause: BaseException) -> NLTKResourceError:
     import nltk
 
@@ -114,9 +130,7 @@ def _tagger():
     """The English averaged-perceptron tagger, loaded once per process."""
     from nltk.tag.perceptron import PerceptronTagger
 
-    from .corpora.nltk_data import add_search_path
-
-    add_search_path()  # where `hclib data fetch nltk` puts it
+    _download_if_missing(_TAGGER_RESOURCE[1])
     try:
         return PerceptronTagger(lang="eng")
     except LookupError as err:
@@ -132,9 +146,7 @@ def _lemmatizer():
     from nltk.corpus import wordnet
     from nltk.stem import WordNetLemmatizer
 
-    from .corpora.nltk_data import add_search_path
-
-    add_search_path()  # where `hclib data fetch nltk` puts it
+    _download_if_missing(_WORDNET_RESOURCE[1])
     # WordNet may be unpacked (corpora/wordnet/) or zipped (corpora/wordnet.zip), as NLTK's own
     # corpus loader accepts; look it up explicitly so a missing copy is reported here.
     try:

@@ -60,6 +60,9 @@ def no_nltk_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     empty.mkdir()
     monkeypatch.setattr(nltk.data, "path", [str(empty)])
     monkeypatch.setenv("NLTK_DATA", str(empty))
+    # first use downloads into the cache: here from an empty mirror, so the download fails
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "empty-mirror").as_uri())
     for cached in (cleaning._tagger, cleaning._lemmatizer, cleaning._lemma):
         cached.cache_clear()
     yield empty

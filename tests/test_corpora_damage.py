@@ -156,6 +156,7 @@ def test_missing_nltk_resource_says_which_command_in_one_line(
 ) -> None:
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "empty")])
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "empty-mirror").as_uri())
     cleaning._tagger.cache_clear()
     try:
         with pytest.raises(cleaning.NLTKResourceError) as caught:
@@ -165,6 +166,33 @@ def test_missing_nltk_resource_says_which_command_in_one_line(
     first_line = str(caught.value).splitlines()[0]
     assert "averaged_perceptron_tagger_eng" in first_line
     assert "run `hclib data fetch nltk`" in first_line
+
+
+def test_missing_nltk_resource_is_downloaded_on_first_use(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Like the corpora, a missing tagger is fetched into the cache on first use (through a
+    file:// mirror laid out like NLTK's data repository) and then loads."""
+    from urllib.parse import urlparse
+
+    from hclib.corpora import nltk_data
+
+    source = Path(os.environ["NLTK_DATA"]) / "taggers" / "averaged_perceptron_tagger_eng.zip"
+    url = urlparse(f"{nltk_data.NLTK_BASE_URL}/taggers/averaged_perceptron_tagger_eng.zip")
+    mirrored = tmp_path / "mirror" / url.netloc / url.path.lstrip("/")
+    mirrored.parent.mkdir(parents=True)
+    mirrored.write_bytes(source.read_bytes())
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "empty")])
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "mirror").as_uri())
+    cleaning._tagger.cache_clear()
+    try:
+        tagger = cleaning._tagger()
+    finally:
+        cleaning._tagger.cache_clear()
+    assert tagger.tag(["the", "papers"])[0] == ("the", "DT")
+    cached = tmp_path / "cache" / "nltk_data" / "taggers" / "averaged_perceptron_tagger_eng.zip"
+    assert cached.read_bytes() == source.read_bytes()
 
 
 def test_strip_boilerplate_rejects_none() -> None:
