@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 
 import hclib
+from hclib import studies
 from hclib.simulate import zipf_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -104,9 +105,12 @@ def paper_pvalues(x: np.ndarray, y: np.ndarray, tails: Tails = "exact") -> np.nd
     """Binomial-allocation P-values of one pair of tables, with ``scipy.stats.binom`` tails.
 
     ``tails="exact"``: ``cdf(floor(np - d)) + sf(ceil(np + d) - 1)`` with guarded floor/ceil.
-    ``"paper_sf"``: the published ``sf(np + d - 1)`` upper tail (guarded), which over-counts one
-    pmf term when ``np + d`` is not an integer. ``"unguarded"``: exact tails, bare floor/ceil.
+    ``"paper_sf"``: the published code's P-value, :func:`hclib.studies.published_pvalues`
+    (``sf(np + d - 1)``, which over-counts one pmf term when ``np + d`` is not an integer).
+    ``"unguarded"``: exact tails, bare floor/ceil.
     """
+    if tails == "paper_sf":
+        return studies.published_pvalues(x, y)
     t1, t2 = x.sum(), y.sum()
     n = x + y
     p = (t1 - x) / (t1 + t2 - n)
@@ -115,8 +119,7 @@ def paper_pvalues(x: np.ndarray, y: np.ndarray, tails: Tails = "exact") -> np.nd
     low, high = mean - d, mean + d
     if tails != "unguarded":
         low, high = _snap(low), _snap(high)
-    upper = high - 1 if tails == "paper_sf" else np.ceil(high) - 1
-    pv = stats.binom.cdf(np.floor(low), n, p) + stats.binom.sf(upper, n, p)
+    pv = stats.binom.cdf(np.floor(low), n, p) + stats.binom.sf(np.ceil(high) - 1, n, p)
     return np.where(n == 0, 1.0, np.minimum(pv, 1.0))
 
 
