@@ -36,7 +36,7 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from ._checks import as_counts, check_gamma
+from ._checks import check_count_matrices, check_gamma
 from .hc import higher_criticism, n_candidates
 from .matrix import corpus_counts, discrepancy_matrix
 from .methods import METHODS, candidates, get
@@ -657,11 +657,9 @@ def hc_dagger_diagnostics(doc_counts: np.ndarray, author_counts: np.ndarray,
     cutoff is dropped (:func:`hclib.hc.higher_criticism`) and HC† is HC*. Computed one document
     at a time from the exact allocation P-values.
     """
-    docs = as_counts(doc_counts, "doc_counts")
-    corpora = as_counts(author_counts, "author_counts")
-    if docs.ndim != 2 or corpora.ndim != 2 or docs.shape[1] != corpora.shape[1]:
-        raise ValueError(f"need (documents × words) and (authors × words) tables over one "
-                         f"vocabulary, got shapes {docs.shape} and {corpora.shape}")
+    docs, corpora = check_count_matrices(doc_counts, author_counts,
+                                         ("doc_counts", "author_counts"),
+                                         ("documents", "author corpora"))
     gamma = check_gamma(gamma)
     n_words = docs.shape[1]
     k = n_candidates(n_words, gamma)

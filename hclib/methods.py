@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import as_counts, check_gamma, check_table_pair
+from ._checks import check_count_matrices, check_gamma, check_table_pair
 from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
                           power_divergence)
 from .engine import hc_pairs
@@ -129,11 +129,8 @@ def candidates(known_labels: Sequence[Hashable]) -> list[Hashable]:
 
 def _check_problem(unknown: ArrayLike, known: ArrayLike, labels: Sequence[Hashable],
                    own: ArrayLike | None) -> tuple[np.ndarray, np.ndarray, list, np.ndarray]:
-    u = as_counts(unknown, "unknown_counts")
-    k = as_counts(known, "known_counts")
-    if u.ndim != 2 or k.ndim != 2 or u.shape[1] != k.shape[1]:
-        raise ValueError(f"unknown_counts and known_counts must be (texts × words) tables over "
-                         f"one vocabulary, got shapes {u.shape} and {k.shape}")
+    u, k = check_count_matrices(unknown, known, ("unknown_counts", "known_counts"),
+                                ("unknown texts", "known texts"))
     labels = list(labels)
     if len(labels) != k.shape[0]:
         raise ValueError(f"{len(labels)} known_labels for {k.shape[0]} known texts: "

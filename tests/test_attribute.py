@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -40,6 +41,19 @@ def make_texts(seed: int, authors=("ann", "bob", "cyd"), per_author=4, n_unknown
             unknown[name] = " ".join(rng.choice(WORDS, size=length, p=q))
             truth[name] = a
     return known, unknown, truth
+
+
+def write_folders(root: Path, known: dict, unknown: dict, prefix: bool = False) -> None:
+    """``root/known/<author>/<i>.txt`` (``<author><i>.txt`` with ``prefix``) and
+    ``root/unknown/<name>``: the folder layout of ``hclib attribute``."""
+    for a, texts in known.items():
+        (root / "known" / a).mkdir(parents=True)
+        for i, t in enumerate(texts):
+            name = f"{a}{i}.txt" if prefix else f"{i}.txt"
+            (root / "known" / a / name).write_text(t, encoding="utf-8")
+    (root / "unknown").mkdir()
+    for name, t in unknown.items():
+        (root / "unknown" / name).write_text(t, encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -137,13 +151,7 @@ def test_explain_gives_w_dagger_with_counts_and_pvalues(result) -> None:
 
 def test_folder_input_equals_mapping_input(problem, result, tmp_path) -> None:
     known, unknown, _ = problem
-    for a, texts in known.items():
-        (tmp_path / "known" / a).mkdir(parents=True)
-        for i, t in enumerate(texts):
-            (tmp_path / "known" / a / f"{i}.txt").write_text(t, encoding="utf-8")
-    (tmp_path / "unknown").mkdir()
-    for name, t in unknown.items():
-        (tmp_path / "unknown" / name).write_text(t, encoding="utf-8")
+    write_folders(tmp_path, known, unknown)
     (tmp_path / "known" / "README").write_text("ignored: not in an author folder")
     from_folders = hclib.attribute(tmp_path / "known", str(tmp_path / "unknown"), vocabulary=60)
     np.testing.assert_array_equal(from_folders.table.to_numpy(), result.table.to_numpy())

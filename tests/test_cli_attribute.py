@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hclib.cli import main
-from test_attribute import make_texts
+from test_attribute import make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,13 +26,7 @@ def hclib_cmd(*args: str) -> subprocess.CompletedProcess:
 def folders(tmp_path_factory):
     root = tmp_path_factory.mktemp("texts")
     known, unknown, truth = make_texts(5)
-    for a, texts in known.items():
-        (root / "known" / a).mkdir(parents=True)
-        for i, t in enumerate(texts):
-            (root / "known" / a / f"{a}{i}.txt").write_text(t, encoding="utf-8")
-    (root / "unknown").mkdir()
-    for name, t in unknown.items():
-        (root / "unknown" / name).write_text(t, encoding="utf-8")
+    write_folders(root, known, unknown, prefix=True)
     return root, truth
 
 

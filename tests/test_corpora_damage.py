@@ -135,6 +135,17 @@ def test_gutenberg_xz_damaged(data_dir: Path, change) -> None:
     assert not isinstance(caught.value, (EOFError, lzma.LZMAError))
 
 
+def _tagger_failure() -> str:
+    """The message of the error that loading the POS tagger raises (caches cleared)."""
+    cleaning._tagger.cache_clear()
+    try:
+        with pytest.raises(cleaning.NLTKResourceError) as caught:
+            cleaning._tagger()
+    finally:
+        cleaning._tagger.cache_clear()
+    return str(caught.value)
+
+
 def test_nltk_zip_truncated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     source = SHARED / "nltk_data" / "taggers" / "averaged_perceptron_tagger_eng.zip"
     target = tmp_path / "nltk" / "taggers" / source.name
@@ -142,13 +153,7 @@ def test_nltk_zip_truncated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     target.write_bytes(source.read_bytes()[: source.stat().st_size // 2])
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "nltk")])
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
-    cleaning._tagger.cache_clear()
-    try:
-        with pytest.raises(cleaning.NLTKResourceError) as caught:
-            cleaning._tagger()
-    finally:
-        cleaning._tagger.cache_clear()
-    _assert_names(str(caught.value), target, "damaged", "hclib data fetch nltk")
+    _assert_names(_tagger_failure(), target, "damaged", "hclib data fetch nltk")
 
 
 def test_missing_nltk_resource_says_which_command_in_one_line(
@@ -157,13 +162,7 @@ def test_missing_nltk_resource_says_which_command_in_one_line(
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "empty")])
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "empty-mirror").as_uri())
-    cleaning._tagger.cache_clear()
-    try:
-        with pytest.raises(cleaning.NLTKResourceError) as caught:
-            cleaning._tagger()
-    finally:
-        cleaning._tagger.cache_clear()
-    first_line = str(caught.value).splitlines()[0]
+    first_line = _tagger_failure().splitlines()[0]
     assert "averaged_perceptron_tagger_eng" in first_line
     assert "run `hclib data fetch nltk`" in first_line
 

@@ -139,7 +139,7 @@ def test_bad_shapes_raise(problem) -> None:
     unknown, known, labels = problem
     with pytest.raises(ValueError, match="one label per known text"):
         get("hc_dagger").score(unknown, known, labels[:-1])
-    with pytest.raises(ValueError, match="one vocabulary"):
+    with pytest.raises(ValueError, match="vocabularies differ"):
         get("hc_dagger").score(unknown[:, :-1], known, labels)
     with pytest.raises(ValueError, match="not a corpus discrepancy|choose one of"):
         discrepancy_matrix(unknown, known, measure="knn_cosine")

@@ -456,6 +456,21 @@ def atomic_write(target: Path, data: bytes) -> None:
         raise
 
 
+def download_verified(url: str, expected: str, what: str, remedy: str) -> bytes:
+    """:func:`download_bytes`, refused unless its sha256 is ``expected`` (nothing is saved).
+
+    ``what`` names the file in the message and ``remedy`` says what to do, e.g.
+    ``"run `hclib data fetch pan18` again"``."""
+    data = download_bytes(url)
+    actual = sha256_bytes(data)
+    if actual != expected:
+        raise DataIntegrityError(
+            f"{what} downloaded from {url} has sha256 {actual}, expected {expected}: the "
+            f"download was damaged or the source changed. Nothing was saved; {remedy}."
+        )
+    return data
+
+
 def download_bytes(url: str) -> bytes:
     """The content at ``url`` (through :func:`source_url`): http(s) via pooch, or ``file://``."""
     url = source_url(url)

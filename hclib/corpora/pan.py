@@ -27,12 +27,11 @@ from .fetch import (
     PAN18_TEST,
     DataIntegrityError,
     atomic_write,
-    download_bytes,
+    download_verified,
     fetch_all,
     read_checksum_list,
     register_checksums,
     register_source,
-    sha256_bytes,
 )
 
 __all__ = ["PAN18_COLLECTIONS", "load_pan18", "read_pan18", "collection_files"]
@@ -78,14 +77,8 @@ def _train_recipe(rel: str) -> tuple[str, Any] | None:
     url = f"{_TRAIN_BASE}/{quote(inner)}"
 
     def build(target: Path) -> None:
-        data = download_bytes(url)
-        actual = sha256_bytes(data)
-        if actual != expected:
-            raise DataIntegrityError(
-                f"PAN 2018 training file {inner} downloaded from {url} has sha256 {actual}, "
-                f"expected {expected}: the download was damaged or the source changed. "
-                f"Nothing was saved; run `{FETCH_COMMAND} pan18` again."
-            )
+        data = download_verified(url, expected, f"PAN 2018 training file {inner}",
+                                 f"run `{FETCH_COMMAND} pan18` again")
         atomic_write(target, data)
 
     return url, build

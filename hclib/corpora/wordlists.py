@@ -30,7 +30,7 @@ from .fetch import (
     DataIntegrityError,
     atomic_write,
     data_file,
-    download_bytes,
+    download_verified,
     register_checksums,
     register_source,
     sha256_bytes,
@@ -135,13 +135,9 @@ def _mw_tsv(table: pd.DataFrame) -> bytes:
 
 def _mw_recipe(rel: str) -> tuple[str, Any]:
     def build(target: Path) -> None:
-        notebook = download_bytes(MW_NOTEBOOK_URL)
-        actual = sha256_bytes(notebook)
-        if actual != MW_NOTEBOOK_SHA256:
-            raise DataIntegrityError(
-                f"the notebook downloaded from {MW_NOTEBOOK_URL} has sha256 {actual}, expected "
-                f"{MW_NOTEBOOK_SHA256}; nothing was saved: run `{FETCH_COMMAND} wordlists` again"
-            )
+        notebook = download_verified(MW_NOTEBOOK_URL, MW_NOTEBOOK_SHA256,
+                                     "the paper's Federalist notebook",
+                                     f"run `{FETCH_COMMAND} wordlists` again")
         tsv = _mw_tsv(parse_mosteller_wallace(notebook))
         if sha256_bytes(tsv) != MW_SHA256:
             raise DataIntegrityError(
