@@ -33,7 +33,7 @@ The methods (:data:`METHODS`):
   texts among the :math:`k` nearest (default 5, as in the paper) and :math:`d_a \in [0, 1]` the
   discrepancy of :math:`a`'s nearest text. Since :math:`d_a/(k+1) < 1/k`, the smallest score is
   the majority vote, a tie going to the author of the nearer text (as
-  :func:`hclib.evaluation.knn_vote`), and authors without votes are ordered by their nearest
+  :func:`hclib.studies.benchmark.knn_vote`), and authors without votes are ordered by their nearest
   text;
 * ``burrows_delta`` and ``cosine_delta``: Burrows' Delta and Cosine Delta of
   :func:`hclib.stylometry.delta_scores` (z-scores over the known texts).

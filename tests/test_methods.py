@@ -9,7 +9,7 @@ import pytest
 
 from hclib import corpus_counts, discrepancy_matrix
 from hclib.discrepancy import cosine_discrepancy
-from hclib.evaluation import knn_vote
+from hclib.studies.benchmark import knn_vote
 from hclib.methods import METHODS, candidates, get, knn_table
 from hclib.stylometry import delta_scores
 

@@ -12,6 +12,8 @@ import argparse
 from .datasets import DATASETS, fetch, status
 from .fetch import CACHE_DIR_ENV, DATA_DIR_ENV, MIRROR_ENV, cache_dir
 
+__all__ = ["add_parser"]
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add ``data`` with its ``fetch`` and ``status`` subcommands."""

@@ -1,17 +1,34 @@
-"""The book's studies: ready-made tables and the paper's published code and numbers.
+"""The book's studies: the experiments of the paper, each built by one call.
 
-The method itself lives at the top of :mod:`hclib`; a study bundles what one experiment of the
-book needs, built by one call, so that every chapter starts from the same table.
+The method itself lives at the top of :mod:`hclib` and the corpora in :mod:`hclib.corpora`; a
+study bundles what one experiment of the book needs, so that every chapter starts from the same
+tables.
 
-* :mod:`hclib.studies.federalist` — :func:`federalist_study`: the Federalist papers of the
-  paper's Section 2.3.1, their authors, cleaned tokens (POS-tagged once, cached), the
+* :mod:`hclib.studies.federalist`: :func:`federalist_study`, the Federalist papers of the
+  paper's Section 2.3.1 with their authors, cleaned tokens (POS-tagged once, cached), the
   vocabulary, the counts and the author corpora.
-* :mod:`hclib.studies.published` — the paper's published code and numbers, transcribed in one
-  place: the off-by-one P-value of its ``binom_test_two_sided`` (:func:`published_pvalues`)
-  and the Federalist counts it reports.
+* :mod:`hclib.studies.benchmark`: the Gutenberg authorship benchmark (Section 2.3, Table 2):
+  seeded cross-validation of every registered method, summaries, Welch tests.
+* :mod:`hclib.studies.pan`: the PAN 2018 cross-domain attribution study (Section 2.4): the
+  paper's pipeline under the protocols of its text and of its code, the official scores, the
+  character n-gram SVM baseline.
+* :mod:`hclib.studies.cv`: why HC works, the within-corpus variation of words (Section
+  "Analyzing Success").
+* :mod:`hclib.studies.published`: the paper's published code and numbers in one place: the
+  off-by-one P-value of its ``binom_test_two_sided`` (:func:`published_pvalues`), its Table 2,
+  its Federalist and PAN figures.
 """
 
+from . import benchmark, cv, federalist, published
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
-__all__ = ["FederalistStudy", "federalist_study", "published_pvalues"]
+__all__ = [
+    "FederalistStudy",
+    "benchmark",
+    "cv",
+    "federalist",
+    "federalist_study",
+    "published",
+    "published_pvalues",
+]

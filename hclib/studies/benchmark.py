@@ -36,17 +36,14 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from ._checks import check_count_matrices, check_gamma
-from .hc import higher_criticism, n_candidates
-from .matrix import corpus_counts, discrepancy_matrix
-from .methods import METHODS, candidates, get
-from .pvalues import allocation_pvalues
+from .._checks import check_count_matrices, check_gamma
+from ..hc import higher_criticism, n_candidates
+from ..matrix import corpus_counts, discrepancy_matrix
+from ..methods import METHODS, candidates, get
+from ..pvalues import allocation_pvalues
 
 __all__ = [
     "VOCAB_SIZES",
-    "PAPER_TABLE",
-    "PAPER_WORKS",
-    "PAPER_AUTHORS",
     "FoldScores",
     "BenchmarkResult",
     "method_label",
@@ -59,56 +56,9 @@ __all__ = [
     "approximation_agreement",
     "DaggerDiagnostics",
     "hc_dagger_diagnostics",
-    "paper_table",
-    "paper_results",
 ]
 
 VOCAB_SIZES: tuple[int, ...] = (250, 1000, 3000)
-
-#: The paper's Gutenberg collection (its Table 2): 11,050 works by 488 authors.
-PAPER_WORKS: int = 11_050
-PAPER_AUTHORS: int = 488
-
-#: The paper's Table 2 (``table_results.tex``): (method, N) -> (accuracy, number in brackets).
-#: The caption calls the bracketed numbers standard errors; they equal the ``std`` column of the
-#: paper's ``all_results.csv``, the standard deviation over the 10 folds (two of them are
-#: misprinted in the table: the CSV has .0096 for cosine at N=250, .0100 for G² at N=1000 and
-#: .0157 for 5-NN at N=250).
-PAPER_TABLE: dict[tuple[str, int], tuple[float, float]] = {
-    ("hc_dagger", 250): (0.791, 0.0092),
-    ("hc_dagger", 1000): (0.833, 0.0093),
-    ("hc_dagger", 3000): (0.851, 0.0097),
-    ("hc_star", 250): (0.787, 0.0063),
-    ("hc_star", 1000): (0.831, 0.0074),
-    ("hc_star", 3000): (0.840, 0.0103),
-    ("g2", 250): (0.724, 0.0158),
-    ("g2", 1000): (0.794, 0.0010),
-    ("g2", 3000): (0.829, 0.0121),
-    ("cressie_read", 250): (0.723, 0.0115),
-    ("cressie_read", 1000): (0.774, 0.0088),
-    ("cressie_read", 3000): (0.780, 0.0179),
-    ("chi2", 250): (0.718, 0.0142),
-    ("chi2", 1000): (0.747, 0.0130),
-    ("chi2", 3000): (0.717, 0.0117),
-    ("cosine", 250): (0.529, 0.00096),
-    ("cosine", 1000): (0.553, 0.0145),
-    ("cosine", 3000): (0.571, 0.0120),
-    ("knn_cosine", 250): (0.697, 0.0147),
-    ("knn_cosine", 1000): (0.712, 0.0084),
-    ("knn_cosine", 3000): (0.722, 0.0122),
-}
-
-#: The paper's classifier names in ``all_results.csv`` -> our method names.
-_PAPER_NAMES = {
-    "freq_table_HC": "hc_dagger",
-    "freq_table_HC_org": "hc_star",
-    "freq_table_LL": "g2",
-    "freq_table_CR": "cressie_read",
-    "freq_table_chisq": "chi2",
-    "freq_table_cosine": "cosine",
-    "KNN_5": "knn_cosine",
-}
-
 
 # ------------------------------------------------------------------ methods
 
@@ -675,31 +625,3 @@ def hc_dagger_diagnostics(doc_counts: np.ndarray, author_counts: np.ndarray,
 
 
 # ------------------------------------------------------------------ the paper's numbers
-
-
-def paper_table() -> pd.DataFrame:
-    """The paper's Table 2 as printed: ``method``, ``N``, ``accuracy``, ``bracket``."""
-    return pd.DataFrame(
-        [(m, n, a, b) for (m, n), (a, b) in PAPER_TABLE.items()],
-        columns=["method", "N", "accuracy", "bracket"],
-    )
-
-
-def paper_results() -> pd.DataFrame:
-    """The paper's ``all_results.csv`` (full precision): ``method``, ``N``, ``accuracy``, ``std``.
-
-    Read through :func:`hclib.data.data_file` (``gutenberg/paper/all_results.csv``).
-    """
-    from .data import data_file
-
-    raw = pd.read_csv(data_file("gutenberg/paper/all_results.csv"))
-    out = pd.DataFrame({
-        "method": raw["clf_name"].map(_PAPER_NAMES),
-        "N": raw["dataset"].str.extract(r"counts_(\d+)", expand=False).astype("int64"),
-        "accuracy": raw["accuracy"].astype(float),
-        "std": raw["std"].astype(float),
-    })
-    if out["method"].isna().any():
-        raise ValueError(f"unknown classifier in all_results.csv: "
-                         f"{raw.loc[out['method'].isna(), 'clf_name'].iloc[0]!r}")
-    return out

@@ -70,8 +70,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ._checks import as_counts, check_gamma
-from .discrepancy import hc_discrepancy
+from .._checks import as_counts, check_gamma
+from ..discrepancy import hc_discrepancy
 
 __all__ = [
     "SHIFT",
@@ -590,8 +590,8 @@ def tag_share(
     (``share`` is NaN for a word never seen). This marks the words of a fixed vocabulary that
     are mostly names or numbers, for count tables that were made without tagging.
     """
-    from .cleaning import DROPPED_TAGS, tag_text
-    from .text import tokenize
+    from ..cleaning import DROPPED_TAGS, tag_text
+    from ..text import tokenize
 
     dropped = frozenset(DROPPED_TAGS if tags is None else tags)
     index = {w: i for i, w in enumerate(vocabulary)}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hclib import hc_discrepancy
-from hclib.variation import (
+from hclib.studies.cv import (
     SHIFT,
     PairSample,
     bootstrap_mean,
@@ -322,7 +322,7 @@ def test_poisson_cv_reference() -> None:
 
 
 def test_dispersion_index_matches_pearson_per_group_by_brute_force() -> None:
-    from hclib.variation import dispersion_index
+    from hclib.studies.cv import dispersion_index
 
     rng = np.random.default_rng(11)
     counts = rng.poisson(5, size=(9, 6))
@@ -343,7 +343,7 @@ def test_dispersion_index_matches_pearson_per_group_by_brute_force() -> None:
 
 
 def test_dispersion_index_rejects_bad_groups() -> None:
-    from hclib.variation import dispersion_index
+    from hclib.studies.cv import dispersion_index
 
     with pytest.raises(ValueError, match="one label per document"):
         dispersion_index(np.ones((3, 2), int), ["a", "b"])

@@ -1,4 +1,4 @@
-"""Tests of hclib.evaluation: folds, the benchmark on synthetic corpora, summaries and tests."""
+"""Tests of hclib.studies.benchmark: folds, the benchmark on synthetic corpora, summaries and tests."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from hclib import evaluation as ev
+from hclib.studies import benchmark as ev
+from hclib.studies import published
 from hclib.matrix import corpus_counts, discrepancy_matrix
 
 CHEAP = ["g2", "cressie_read", "chi2", "cosine", "knn_cosine"]
@@ -313,10 +314,10 @@ def test_accuracy_vs_candidates_all_authors_is_full_accuracy():
 
 def test_paper_table_and_results_agree():
     """The printed table is the paper's all_results.csv rounded, but for three misprints."""
-    table = ev.paper_table()
+    table = published.paper_table()
     assert len(table) == 21 and set(table["N"]) == {250, 1000, 3000}
     try:
-        csv = ev.paper_results()
+        csv = published.paper_results()
     except Exception as exc:  # noqa: BLE001 - data not available
         pytest.skip(f"paper results not available: {exc}")
     both = table.merge(csv, on=["method", "N"], suffixes=("_table", "_csv"))
