@@ -611,11 +611,11 @@ def test_federalist_study_papers() -> None:
 
 
 def test_old_module_names_still_work() -> None:
-    """hclib.data and hclib.gutenberg re-export the corpora modules (until the lead drops them)."""
+    """hclib.data and hclib.corpora.gutenberg re-export the corpora modules (until the lead drops them)."""
     import hclib.data
-    import hclib.gutenberg
+    import hclib.corpora.gutenberg
     from hclib.corpora import gutenberg
 
-    assert hclib.gutenberg is gutenberg
-    assert hclib.data.load_pan18 is load_pan18 and hclib.data.data_file is data_file
-    assert hclib.data.DataIntegrityError is DataIntegrityError
+    assert hclib.corpora.gutenberg is gutenberg
+    assert hclib.corpora.pan.load_pan18 is load_pan18 and hclib.corpora.fetch.data_file is data_file
+    assert hclib.corpora.fetch.DataIntegrityError is DataIntegrityError

@@ -283,7 +283,7 @@ def _collection_arrays(collection: Any, labels: Sequence[Hashable] | None
     if labels is None:
         if not (hasattr(collection, "counts") and hasattr(collection, "labels")):
             raise ValueError(
-                "pass a hclib.gutenberg.Collection, or a (works × words) count matrix and labels"
+                "pass a hclib.corpora.gutenberg.Collection, or a (works × words) count matrix and labels"
             )
         return np.asarray(collection.counts), np.asarray(collection.labels, dtype=object), \
             getattr(collection, "works", None)
@@ -313,7 +313,7 @@ def run_benchmark(
     Parameters
     ----------
     collection, labels
-        A :class:`hclib.gutenberg.Collection`, or a (works × words) count matrix whose columns
+        A :class:`hclib.corpora.gutenberg.Collection`, or a (works × words) count matrix whose columns
         are ranked (most common word first) with ``labels`` the author of each work. The table of
         the ``N`` most common words is ``counts[:, :N]``: counted once, shared by every method.
     vocab_sizes

@@ -1,9 +1,9 @@
 r"""The Federalist study table (Kipnis, Section 2.3.1): papers, tokens, vocabulary and counts.
 
 :func:`federalist_study` builds, in one call, everything the book's Federalist chapters start
-from, the way :func:`hclib.gutenberg.load_collection` does for the Gutenberg benchmark:
+from, the way :func:`hclib.corpora.gutenberg.load_collection` does for the Gutenberg benchmark:
 
-1. the papers the paper studies (:func:`hclib.data.federalist_study_papers`: the first 77, by
+1. the papers the paper studies (:func:`hclib.corpora.federalist.federalist_study_papers`: the first 77, by
    Hamilton, by Madison and the 12 disputed ones; 69 rows);
 2. their tokens, cleaned by :mod:`hclib.cleaning` with proper names and cardinal numbers removed
    (the paper's rule) or, with ``remove_names_numbers=False`` and no lemmatisation, plain
@@ -15,7 +15,7 @@ from, the way :func:`hclib.gutenberg.load_collection` does for the Gutenberg ben
    (-1 for a disputed paper) for leave-one-out (:func:`hclib.corpus_counts` with ``keep``).
 
 POS tagging takes several seconds, so the tagged papers are cached on disk in hclib's cache
-folder (:func:`hclib.data.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
+folder (:func:`hclib.corpora.fetch.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
 and the NLTK version) and every built study is kept for the rest of the process. A cache that
 cannot be written is skipped silently; a damaged cache file is re-computed. The arrays of a
 study are read-only, so a chapter cannot change them for the next one.
