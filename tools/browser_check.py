@@ -55,8 +55,7 @@ MEASURE = """
       }
       if (seen.has(box)) continue;
       seen.add(box);
-      const wide = Math.max(el.scrollWidth, box.scrollWidth,
-                            el.getBoundingClientRect().width);
+      const wide = Math.max(el.scrollWidth, box.scrollWidth);
       const room = box === el ? el.clientWidth : box.clientWidth;
       if (room > 0 && wide > room + 1) {
         const text = (el.innerText || el.textContent || "").trim().split("\\n")[0];
