@@ -79,6 +79,10 @@ _HCAUTHORSHIP = "https://raw.githubusercontent.com/alonkipnis/HCAuthorship"
 #:   (git blob 07e55b703f189bd8ba05eee278db1af91612b1e3, 1,557,493 bytes).
 #: - mosteller-wallace.tsv: compiled from Mosteller & Wallace (1964); the paper's repository has
 #:   no such file, so it must be supplied through HCLIB_DATA_DIR.
+#: - authattlib-list_of_names.txt: ``Data/list_of_names.txt`` of the paper's 2019 code
+#:   (alonkipnis/AuthAttLib at 9910d8a, 3,551 bytes): the proper names (and a few other words)
+#:   that its PAN 2018 notebook keeps out of the vocabulary (:mod:`hclib.pan`, protocol
+#:   ``paper-code``).
 REGISTRY: dict[str, tuple[str | None, str | None]] = {
     "federalist/pg1404.txt": (
         f"{_HCAUTHORSHIP}/c10b962f7bd101846a673c7aa99f1c0690c2debe"
@@ -90,6 +94,11 @@ REGISTRY: dict[str, tuple[str | None, str | None]] = {
         "61753219b405c097178934e6bfc8ee7e5abca03122f1bd1438d83b7e36f4c69b",
     ),
     "wordlists/mosteller-wallace.tsv": (None, None),
+    "wordlists/authattlib-list_of_names.txt": (
+        "https://raw.githubusercontent.com/alonkipnis/AuthAttLib"
+        "/9910d8a1f3cc4d6776d1f0039a2fc6d6403fe5ff/Data/list_of_names.txt",
+        "7432284e7a03e350d53ce37cd00bc88e203795c20e60061a4f0e87cd2c96f282",
+    ),
 }
 
 

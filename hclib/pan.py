@@ -32,16 +32,20 @@ a candidate). The PAN 2019 baseline added a reject option (``CalibratedClassifie
 from __future__ import annotations
 
 import hashlib
+import re
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from .calibration import attribute_by_rank
-from .cleaning import clean_tagged, clean_tokens, require_tokens, tag_text
+from .cleaning import DROPPED_TAGS, _lemma, clean_tagged, clean_tokens, require_tokens, tag_text
+from .cleaning import wordnet_pos
+from .hc import higher_criticism_subset
 from .matrix import corpus_counts, discrepancy_matrix
+from .pvalues import PVALUE_RANKINGS, allocation_pvalues_by
 from .text import count_matrix, most_frequent, ngrams
 
 __all__ = [
@@ -66,6 +70,19 @@ __all__ = [
     "attribute_collection",
     "baseline_collection",
     "score_collection",
+    "Protocol",
+    "PROTOCOLS",
+    "get_protocol",
+    "ABLATION_CHOICES",
+    "PAPER_CODE_OTHER_WORDS",
+    "PAPER_CODE_NUMBERS",
+    "paper_code_ignored_words",
+    "protocol_attribute",
+    "paper_f1",
+    "ignored_words",
+    "protocol_collection",
+    "vary",
+    "ablation_protocols",
 ]
 
 #: The answer for "none of the candidates" in PAN's format.
@@ -207,14 +224,64 @@ class TokenCache:
             else:
                 self.misses += 1
                 if remove_names_numbers or lemmatize:
-                    if digest not in self._tags:
-                        self._tags[digest] = tag_text(text)
-                    tokens = clean_tagged(self._tags[digest], remove_names_numbers, lemmatize)
+                    tokens = clean_tagged(self._tagged(text, digest), remove_names_numbers,
+                                          lemmatize)
                     self._store[key] = require_tokens(tokens, text, remove_names_numbers)
                 else:
                     self._store[key] = clean_tokens(text, False, False)
             out.append(self._store[key])
         return out
+
+    def _tagged(self, text: str, digest: str) -> list[tuple[str, str, str]]:
+        if digest not in self._tags:
+            self._tags[digest] = tag_text(text)
+        return self._tags[digest]
+
+    def protocol_tokens(self, texts: Sequence[str], protocol: str | Protocol) -> list[list[str]]:
+        """The tokens of each text as ``protocol`` says (:class:`Protocol`), memoised.
+
+        Without punctuation this is ``self(texts, names == "pos", lemmatize)``. With it, a text
+        that needs tags (``names == "pos"`` or ``lemmatize``) is rebuilt from its tagged tokens,
+        with the tokens tagged ``NNP``/``NNPS``/``CD`` left out (``"pos"``) and each word
+        replaced by its WordNet lemma, and then split by the 2019 code's token pattern; any
+        other text is split as it is. Each text is still POS-tagged at most once.
+        """
+        proto = get_protocol(protocol)
+        remove = proto.names == "pos"
+        if not proto.punctuation:
+            return self(texts, remove, proto.lemmatize)
+        out = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            key = (digest, "punctuation", remove, proto.lemmatize)
+            if key in self._store:
+                self.hits += 1
+            else:
+                self.misses += 1
+                if remove or proto.lemmatize:
+                    kept = []
+                    for token, tag, kind in self._tagged(text, digest):
+                        if remove and tag in DROPPED_TAGS:
+                            continue
+                        if kind == "word" and proto.lemmatize:
+                            token = _lemma(token.lower(), wordnet_pos(tag))
+                        kept.append(token)
+                    text_used = " ".join(kept)
+                else:
+                    text_used = text
+                self._store[key] = require_tokens(_paper_code_tokens(text_used), text, remove)
+            out.append(self._store[key])
+        return out
+
+    def proper_names(self, texts: Sequence[str]) -> set[str]:
+        """The lower-cased words tagged ``NNP`` or ``NNPS`` anywhere in ``texts`` (the stand-in
+        for the 2019 code's hand-made list of names when that list cannot be had)."""
+        names: set[str] = set()
+        for text in texts:
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            names.update(tok.lower() for tok, tag, kind in self._tagged(text, digest)
+                         if kind == "word" and tag in ("NNP", "NNPS"))
+        return names
 
 
 # ------------------------------------------------------------------ HC attribution
@@ -417,13 +484,23 @@ def attribute_collection(
     orders: Sequence[int] = ORDERS,
     gamma: float = 0.25,
     measure: str = "hc_dagger",
+    protocol: str | Protocol | None = None,
 ) -> pd.DataFrame:
     """HC answers for every problem: one row per unknown text.
 
     Columns ``problem``, ``doc_id``, ``author`` (the truth), ``hc_min`` and ``hc_rank`` (the
-    answers of the two rules of :func:`hc_attribute`).
+    answers of the two rules of :func:`hc_attribute`). With ``protocol`` (``"paper-text"``,
+    ``"paper-code"`` or a :class:`Protocol`) the answers are those of
+    :func:`protocol_collection` instead (column ``hc_min`` only), and the other options must be
+    left at their defaults.
     """
     cache = cache if cache is not None else TokenCache()
+    if protocol is not None:
+        defaults = (remove_names_numbers, lemmatize, n_words, tuple(orders), gamma, measure)
+        if defaults != (True, True, N_WORDS, ORDERS, 0.25, "hc_dagger"):
+            raise ValueError("give either protocol= or the individual options, not both "
+                             "(build a Protocol to vary one choice)")
+        return protocol_collection(collection, protocol, cache)
     frames = []
     for problem in collection.problem.unique():
         known, unknown = problem_parts(collection, problem)
@@ -464,3 +541,247 @@ def score_collection(answers: pd.DataFrame, column: str) -> pd.DataFrame:
         for problem, group in answers.groupby("problem", sort=True)
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("problem")
+
+
+# ------------------------------------------------------------------ protocols
+
+#: The pattern of the paper's 2019 PAN code (scikit-learn ``CountVectorizer(token_pattern=...)``,
+#: applied to the lower-cased text): runs of two or more word characters, and single marks.
+_PAPER_CODE_TOKENS = re.compile(r"\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]")
+
+
+def _paper_code_tokens(text: str) -> list[str]:
+    return _PAPER_CODE_TOKENS.findall(text.lower())
+
+
+#: Words the 2019 notebook ignores besides its list of names: pronouns, forms of *be*, family
+#: words, titles and a few others (as listed there), and spelled-out numbers.
+PAPER_CODE_OTHER_WORDS: tuple[str, ...] = (
+    "she he him we it they you me myself am is are be was were her his their theirs our ours "
+    "your yours sister brother dad mom husband wife mother woman women daughter father aunt "
+    "child girl girls son captain colonel lady mr mrs miss sir gentleman publius st god lord "
+    "chapter queen goblins wynn pokemon"
+).split()
+PAPER_CODE_NUMBERS: tuple[str, ...] = (
+    "one two three four five six seven eight nine ten hundred thousand million billion"
+).split()
+#: Where the 2019 code's list of names is found (:func:`hclib.data.data_file`).
+NAMES_FILE = "wordlists/authattlib-list_of_names.txt"
+
+
+@dataclass(frozen=True)
+class Protocol:
+    r"""Every choice of the PAN 2018 HC pipeline that the paper's text and its code make
+    differently.
+
+    - ``punctuation``: tokens as the 2019 code (``True``: the lower-cased text split by the
+      pattern ``\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]``, so the marks ``. ! ? % ( ) ; , : - " ```
+      are tokens and sit inside n-grams, words have at least two characters, digits are kept)
+      or hclib's words (``False``: :func:`hclib.text.tokenize`).
+    - ``names``: ``"pos"`` removes the tokens tagged ``NNP``/``NNPS``/``CD`` from the text
+      (:mod:`hclib.cleaning`); ``"list"`` keeps a word list out of the *vocabulary* only, as
+      scikit-learn's ``stop_words`` did in the 2019 code (the n-grams for choosing the
+      vocabulary are formed after the words are dropped; counting keeps them);
+      ``"none"`` removes nothing.
+    - ``lemmatize``: every word replaced by its WordNet lemma for its tagged part of speech.
+    - ``pvalue``: ``"distance"`` (the paper's :math:`\Pr(|K - np| \ge |x - np|)`) or
+      ``"probability"`` (``scipy.stats.binomtest``), see :func:`hclib.pvalues.allocation_pvalues_by`.
+    - ``min_count``: a word with :math:`x + y <` ``min_count`` in a pair gets no P-value and is
+      dropped, so :math:`N` shrinks per pair (:func:`hclib.hc.higher_criticism_subset`).
+    - ``gamma``: :math:`\gamma_0` of :math:`\mathrm{HC}^\dagger`.
+    """
+
+    name: str
+    punctuation: bool
+    names: str
+    lemmatize: bool
+    pvalue: str
+    min_count: int
+    gamma: float
+    n_words: int = N_WORDS
+    orders: tuple[int, ...] = ORDERS
+
+    def __post_init__(self) -> None:
+        if self.names not in ("pos", "list", "none"):
+            raise ValueError(f"names must be 'pos', 'list' or 'none', got {self.names!r}")
+        if self.pvalue not in PVALUE_RANKINGS:
+            raise ValueError(f"pvalue must be one of {PVALUE_RANKINGS}, got {self.pvalue!r}")
+        if isinstance(self.min_count, bool) or not isinstance(self.min_count, int) \
+                or self.min_count < 0:
+            raise ValueError(f"min_count must be a non-negative integer, got {self.min_count!r}")
+        if not 0 < self.gamma < 1:
+            raise ValueError(f"gamma must lie in (0, 1), got {self.gamma!r}")
+
+
+#: The two presets: the pipeline as the paper's text states it (hclib's default) and as its
+#: 2019 code ran it (alonkipnis/AuthAttLib at 9910d8a, notebook "Cross-domain authorship
+#: attribution challenge"). Both use the 3,000 most frequent word 1-3-grams of the known texts,
+#: the candidate's 7 known texts as its corpus and the rule argmin HC.
+PROTOCOLS: dict[str, Protocol] = {
+    "paper-text": Protocol("paper-text", punctuation=False, names="pos", lemmatize=True,
+                           pvalue="distance", min_count=0, gamma=0.25),
+    "paper-code": Protocol("paper-code", punctuation=True, names="list", lemmatize=True,
+                           pvalue="probability", min_count=3, gamma=0.45),
+}
+
+#: The choices that the two presets make differently (the fields of :class:`Protocol`).
+ABLATION_CHOICES: tuple[str, ...] = (
+    "punctuation", "min_count", "pvalue", "names", "lemmatize", "gamma")
+
+
+def get_protocol(protocol: str | Protocol) -> Protocol:
+    """A :class:`Protocol` from a preset name (``"paper-text"``, ``"paper-code"``) or itself."""
+    if isinstance(protocol, Protocol):
+        return protocol
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; choose one of {list(PROTOCOLS)}")
+    return PROTOCOLS[protocol]
+
+
+def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
+    """The words the 2019 code keeps out of the vocabulary: its names list plus
+    :data:`PAPER_CODE_OTHER_WORDS` and :data:`PAPER_CODE_NUMBERS`.
+
+    ``names=None`` reads the list from :data:`NAMES_FILE` through :mod:`hclib.data` and splits
+    it as the notebook did, at ``", "`` (so the two entries that straddle a line break,
+    ``"pope\\nlouis"`` and ``"ginny\\n"``, match no token). Raises
+    :class:`hclib.data.DataNotFoundError` when the file cannot be had.
+    """
+    if names is None:
+        from .data import data_file
+
+        names = data_file(NAMES_FILE).read_text(encoding="utf-8").split(", ")
+    return set(names) | set(PAPER_CODE_OTHER_WORDS) | set(PAPER_CODE_NUMBERS)
+
+
+def paper_f1(acc: float | np.ndarray) -> float | np.ndarray:
+    r"""The "F1" of the paper's notebook: :math:`2 \cdot \mathrm{recall} \cdot \mathrm{acc} /
+    (\mathrm{recall} + \mathrm{acc})` with recall = 1 (no ``<UNK>`` answers), i.e.
+    :math:`2\,\mathrm{acc}/(1 + \mathrm{acc})`. It is a function of accuracy alone and is not
+    PAN's macro-F1."""
+    acc = np.asarray(acc, dtype=np.float64)
+    return 2 * acc / (1 + acc)
+
+
+def protocol_attribute(
+    known_tokens: Sequence[Sequence[str]],
+    known_authors: Sequence[Hashable],
+    unknown_tokens: Sequence[Sequence[str]],
+    protocol: str | Protocol,
+    *,
+    ignored: set[str] | frozenset[str] = frozenset(),
+    candidates: Sequence[Hashable] | None = None,
+    problem: str = "",
+) -> tuple[list[Hashable], np.ndarray]:
+    r"""Candidates and the (unknown texts × candidates) HC-discrepancies under ``protocol``.
+
+    The tokens are already tokenised as the protocol says (:meth:`TokenCache.protocol_tokens`).
+    The vocabulary is the ``n_words`` most frequent n-grams pooled over the known texts (ties
+    alphabetically), formed after dropping the ``ignored`` words (the ``"list"`` name removal;
+    empty otherwise); counts are taken over the full token sequences. For each pair of an
+    unknown text :math:`D` and a candidate's corpus :math:`\mathcal{C}_a` the P-values of the
+    protocol's ranking are computed, the words with :math:`N(w|D) + N(w|\mathcal{C}_a) <`
+    ``min_count`` are dropped, and :math:`\mathrm{HC}^\dagger` with :math:`\gamma_0` is taken
+    over the rest. The answer is the argmin over the candidates.
+    """
+    proto = get_protocol(protocol)
+    where = f"{problem}: " if problem else ""
+    known_authors = list(known_authors)
+    if len(known_tokens) == 0 or len(unknown_tokens) == 0:
+        raise ValueError(f"{where}a problem needs known and unknown texts")
+    if len(known_authors) != len(known_tokens):
+        raise ValueError(f"{where}{len(known_authors)} authors for {len(known_tokens)} known texts")
+    cands = sorted(set(known_authors), key=str) if candidates is None else list(candidates)
+    missing = [c for c in cands if c not in set(known_authors)]
+    if missing or set(known_authors) - set(cands):
+        raise ValueError(f"{where}the candidates {cands} do not match the known texts' authors")
+    choose = [ngram_items([t for t in doc if t not in ignored], proto.orders)
+              for doc in known_tokens]
+    vocab = most_frequent(choose, proto.n_words)
+    counts = count_matrix([ngram_items(doc, proto.orders)
+                           for doc in [*known_tokens, *unknown_tokens]], vocab)
+    seen, corpora, _ = corpus_counts(counts[: len(known_tokens)], known_authors)
+    corpora = corpora[[seen.index(c) for c in cands]]
+    x = counts[len(known_tokens):, None, :]          # (unknown, 1, words)
+    y = corpora[None, :, :]                           # (1, candidates, words)
+    pv = allocation_pvalues_by(x, y, proto.pvalue)
+    keep = np.broadcast_to(x + y >= proto.min_count, pv.shape)
+    d = higher_criticism_subset(pv, keep, gamma=proto.gamma).hc
+    return cands, np.asarray(d)
+
+
+def ignored_words(
+    collection: pd.DataFrame, cache: TokenCache | None = None
+) -> tuple[set[str], str]:
+    """The words that the ``"list"`` name removal keeps out of the vocabulary, and their source.
+
+    The 2019 code's list (:func:`paper_code_ignored_words`) where :mod:`hclib.data` can supply
+    :data:`NAMES_FILE`; otherwise the stand-in: every word tagged ``NNP``/``NNPS`` in the
+    collection's known texts (:meth:`TokenCache.proper_names`) plus the code's fixed pronouns,
+    titles and numbers. The source is ``"AuthAttLib list"`` or ``"POS stand-in"``.
+    """
+    from .data import DataNotFoundError
+
+    try:
+        return paper_code_ignored_words(), "AuthAttLib list"
+    except DataNotFoundError:
+        cache = cache if cache is not None else TokenCache()
+        known = collection[collection.role == "known"].text.unique()
+        return paper_code_ignored_words(sorted(cache.proper_names(list(known)))), "POS stand-in"
+
+
+def protocol_collection(
+    collection: pd.DataFrame,
+    protocol: str | Protocol,
+    cache: TokenCache | None = None,
+    *,
+    ignored: set[str] | None = None,
+) -> pd.DataFrame:
+    """:func:`protocol_attribute` on every problem: columns ``problem``, ``doc_id``, ``author``
+    (the truth) and ``hc_min``. ``ignored`` (for ``names == "list"``) defaults to
+    :func:`ignored_words`; the frame's ``attrs["names_source"]`` says which list was used."""
+    proto = get_protocol(protocol)
+    cache = cache if cache is not None else TokenCache()
+    source = "none"
+    if proto.names == "list":
+        if ignored is None:
+            ignored, source = ignored_words(collection, cache)
+        else:
+            source = "given"
+    frames = []
+    for problem in collection.problem.unique():
+        known, unknown = problem_parts(collection, problem)
+        cands, d = protocol_attribute(
+            cache.protocol_tokens(list(known.text), proto), known.author,
+            cache.protocol_tokens(list(unknown.text), proto), proto,
+            ignored=ignored if proto.names == "list" else frozenset(),
+            candidates=_candidates(known), problem=problem)
+        frames.append(unknown[["problem", "doc_id", "author"]].assign(
+            hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["names_source"] = source
+    return out
+
+
+def vary(protocol: str | Protocol, **choices) -> Protocol:
+    """``protocol`` with some choices changed, named ``"<name>: field=value, ..."``."""
+    proto = get_protocol(protocol)
+    label = ", ".join(f"{k}={v}" for k, v in choices.items())
+    return replace(proto, name=f"{proto.name}: {label}", **choices)
+
+
+def ablation_protocols() -> dict[tuple[str, str], Protocol]:
+    """The ablation grid: both presets, and each preset with one of :data:`ABLATION_CHOICES`
+    set to the other preset's value. Both presets lemmatise (the code with Stanford's lemmas,
+    hclib with WordNet's), so that choice is switched off instead. Keys ``(preset, choice)``,
+    choice ``"-"`` for the preset itself."""
+    grid: dict[tuple[str, str], Protocol] = {}
+    for name, other in (("paper-code", "paper-text"), ("paper-text", "paper-code")):
+        base = PROTOCOLS[name]
+        grid[name, "-"] = base
+        for choice in ABLATION_CHOICES:
+            value = getattr(PROTOCOLS[other], choice)
+            if value == getattr(base, choice):
+                value = not value
+            grid[name, choice] = vary(name, **{choice: value})
+    return grid
