@@ -81,6 +81,7 @@ __all__ = [
     "paper_f1",
     "ignored_words",
     "protocol_collection",
+    "compare_protocols",
     "vary",
     "ablation_protocols",
 ]
@@ -685,6 +686,14 @@ def protocol_attribute(
     over the rest. The answer is the argmin over the candidates.
     """
     proto = get_protocol(protocol)
+    cands, pv, n = _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto, ignored,
+                                 candidates, problem)
+    return cands, _protocol_hc(pv, n, proto)
+
+
+def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
+                  candidates, problem: str) -> tuple[list, np.ndarray, np.ndarray]:
+    """Candidates, P-values and :math:`n = x + y` of every (unknown text, candidate, word)."""
     where = f"{problem}: " if problem else ""
     known_authors = list(known_authors)
     if len(known_tokens) == 0 or len(unknown_tokens) == 0:
@@ -704,10 +713,12 @@ def protocol_attribute(
     corpora = corpora[[seen.index(c) for c in cands]]
     x = counts[len(known_tokens):, None, :]          # (unknown, 1, words)
     y = corpora[None, :, :]                           # (1, candidates, words)
-    pv = allocation_pvalues_by(x, y, proto.pvalue)
-    keep = np.broadcast_to(x + y >= proto.min_count, pv.shape)
-    d = higher_criticism_subset(pv, keep, gamma=proto.gamma).hc
-    return cands, np.asarray(d)
+    return cands, allocation_pvalues_by(x, y, proto.pvalue), (x + y).astype(np.int32)
+
+
+def _protocol_hc(pv: np.ndarray, n: np.ndarray, proto: Protocol) -> np.ndarray:
+    """HC† over the words with ``n >= min_count`` of every pair, with the protocol's γ0."""
+    return np.asarray(higher_criticism_subset(pv, n >= proto.min_count, gamma=proto.gamma).hc)
 
 
 def ignored_words(
@@ -740,26 +751,51 @@ def protocol_collection(
     """:func:`protocol_attribute` on every problem: columns ``problem``, ``doc_id``, ``author``
     (the truth) and ``hc_min``. ``ignored`` (for ``names == "list"``) defaults to
     :func:`ignored_words`; the frame's ``attrs["names_source"]`` says which list was used."""
-    proto = get_protocol(protocol)
+    return compare_protocols(collection, {"run": protocol}, cache, ignored=ignored)["run"]
+
+
+def compare_protocols(
+    collection: pd.DataFrame,
+    protocols: dict[Hashable, str | Protocol],
+    cache: TokenCache | None = None,
+    *,
+    ignored: set[str] | None = None,
+) -> dict[Hashable, pd.DataFrame]:
+    """:func:`protocol_collection` for several protocols, sharing the work they have in common.
+
+    Protocols that differ only in ``min_count`` and ``gamma`` share their P-values, which are
+    computed once per problem; tokens are shared through ``cache``. Returns one answer frame
+    per key of ``protocols``.
+    """
     cache = cache if cache is not None else TokenCache()
+    protos = {key: get_protocol(p) for key, p in protocols.items()}
     source = "none"
-    if proto.names == "list":
+    if any(p.names == "list" for p in protos.values()):
         if ignored is None:
             ignored, source = ignored_words(collection, cache)
         else:
             source = "given"
-    frames = []
+    groups: dict[tuple, list[Hashable]] = {}
+    for key, p in protos.items():
+        shared = (p.punctuation, p.names, p.lemmatize, p.pvalue, p.n_words, p.orders)
+        groups.setdefault(shared, []).append(key)
+    frames: dict[Hashable, list[pd.DataFrame]] = {key: [] for key in protos}
     for problem in collection.problem.unique():
         known, unknown = problem_parts(collection, problem)
-        cands, d = protocol_attribute(
-            cache.protocol_tokens(list(known.text), proto), known.author,
-            cache.protocol_tokens(list(unknown.text), proto), proto,
-            ignored=ignored if proto.names == "list" else frozenset(),
-            candidates=_candidates(known), problem=problem)
-        frames.append(unknown[["problem", "doc_id", "author"]].assign(
-            hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs["names_source"] = source
+        for keys in groups.values():
+            proto = protos[keys[0]]
+            cands, pv, n = _pair_pvalues(
+                cache.protocol_tokens(list(known.text), proto), known.author,
+                cache.protocol_tokens(list(unknown.text), proto), proto,
+                ignored if proto.names == "list" else frozenset(), _candidates(known), problem)
+            for key in keys:
+                d = _protocol_hc(pv, n, protos[key])
+                frames[key].append(unknown[["problem", "doc_id", "author"]].assign(
+                    hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
+    out = {}
+    for key, parts in frames.items():
+        out[key] = pd.concat(parts, ignore_index=True)
+        out[key].attrs["names_source"] = source if protos[key].names == "list" else "none"
     return out
 
 
