@@ -5,12 +5,12 @@ Word-Frequency Tables and Authorship Attribution* (Annals of Applied Statistics,
 """
 
 from .discrepancy import (
-    MEASURES,
     HCDiscrepancy,
     cosine_discrepancy,
     hc_discrepancy,
     power_divergence,
 )
+from .attribute import attribute
 from .hc import HCResult, higher_criticism
 from .matrix import corpus_counts, discrepancy_matrix
 from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
@@ -18,10 +18,10 @@ from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
 __version__ = "0.1.0"
 
 __all__ = [
-    "MEASURES",
     "HCDiscrepancy",
     "HCResult",
     "allocation_pvalues",
+    "attribute",
     "binomial_two_sided_pvalues",
     "corpus_counts",
     "cosine_discrepancy",

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
-SUBCOMMAND_MODULES: tuple[str, ...] = ()
+SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli_attribute",)
 
 
 class UsageError(ValueError):

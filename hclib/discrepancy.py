@@ -9,18 +9,17 @@ leading axes broadcast, and return one value per pair of tables.
 * :func:`power_divergence` — the Cressie–Read power-divergence statistic of the
   :math:`2 \times N'` contingency table, divided by its degrees of freedom :math:`N' - 1`.
 * :func:`cosine_discrepancy` — :math:`1 - \cos(D_1, D_2)`.
+
+The batched versions used on whole problems are the corpus methods of :mod:`hclib.methods`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import check_gamma, check_table_pair
-from .engine import hc_pairs
+from ._checks import check_table_pair
 from .hc import HCResult, Variant, higher_criticism
 from .pvalues import allocation_pvalues
 
@@ -29,8 +28,6 @@ __all__ = [
     "hc_discrepancy",
     "power_divergence",
     "cosine_discrepancy",
-    "MEASURES",
-    "measure_function",
 ]
 
 
@@ -122,46 +119,3 @@ def cosine_discrepancy(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     )
     out = 1.0 - cos
     return float(out) if np.ndim(out) == 0 else out
-
-
-Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-#: The discrepancy measures of the paper, by name, as used by :func:`discrepancy_matrix`.
-MEASURES: dict[str, str] = {
-    "hc_dagger": "HC† (the paper's HC-discrepancy)",
-    "hc_star": "HC*",
-    "g2": "power divergence, λ = 0 (log-likelihood ratio G²)",
-    "cressie_read": "power divergence, λ = 2/3 (Cressie–Read)",
-    "chi2": "power divergence, λ = 1 (Pearson χ²)",
-    "cosine": "cosine discrepancy 1 − cos",
-}
-
-_LAMBDAS = {"g2": 0.0, "cressie_read": 2.0 / 3.0, "chi2": 1.0}
-
-
-def measure_function(measure: str, gamma: float = 0.25, *, approximate: bool = False) -> Measure:
-    """The batched function ``f(x, y) -> discrepancies`` behind a measure name of :data:`MEASURES`.
-
-    The HC measures go through :func:`hclib.engine.hc_pairs` (exact, with the P-value screen);
-    ``approximate=True`` makes them use its normal-approximation P-values instead (HC only).
-    """
-    if measure not in MEASURES:
-        raise ValueError(f"unknown measure {measure!r}; choose one of {sorted(MEASURES)}")
-    if measure.startswith("hc_"):
-        gamma = check_gamma(gamma)
-        variant = measure.removeprefix("hc_")
-
-        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = np.broadcast_arrays(*check_table_pair(x, y))
-            n_words = x.shape[-1]
-            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma, variant,
-                            approximate=approximate)
-            return flat.reshape(x.shape[:-1])
-
-        return hc
-    if approximate:
-        raise ValueError(f"approximate=True applies to the HC measures only, not {measure!r}")
-    if measure == "cosine":
-        return lambda x, y: np.asarray(cosine_discrepancy(x, y))
-    lam = _LAMBDAS[measure]
-    return lambda x, y: np.asarray(power_divergence(x, y, lam))

@@ -5,17 +5,13 @@ candidate authors, using the word counts of the ``N`` most common English words 
 vocabulary sizes ``N``. The counts are computed once (for the largest ``N``) and every smaller
 vocabulary is a slice of the same table, shared by all methods.
 
-Methods (:data:`METHODS`)
--------------------------
-* Corpus discrepancies, through :func:`hclib.matrix.discrepancy_matrix`: HC† (``hc_dagger``),
-  HC* (``hc_star``), the power divergences :math:`G^2` (``g2``), Cressie–Read (``cressie_read``)
-  and Pearson's :math:`\chi^2` (``chi2``), and the cosine discrepancy (``cosine``). A test work is
-  attributed to the author whose *training corpus* (the sum of that author's training works) is
-  least discrepant. Test works are never in a training corpus, so no leave-one-out is needed.
-* ``knn_cosine``: the cosine discrepancy to every training *work*; the majority author among the
-  ``k`` nearest (5 by default, as in the paper), ties broken in favour of the nearer neighbour.
-* ``burrows_delta`` and ``cosine_delta``: Burrows' Delta and Cosine Delta of
-  :func:`hclib.stylometry.delta_scores`, computed from the training works.
+Methods
+-------
+Every method of the registry :data:`hclib.methods.METHODS` (HC†, HC*, the power divergences,
+the cosine of raw counts, k-NN cosine, Burrows' Delta and Cosine Delta), each scored through its
+one calling convention ``score(test counts, training counts, training labels)``. A test work is
+attributed to the candidate with the smallest score. Test works are never training works, so no
+leave-one-out is needed.
 
 The folds (:func:`stratified_folds`) are stratified by author, so every author keeps works in
 every training set. :func:`run_benchmark` returns a :class:`BenchmarkResult` whose ``accuracy``
@@ -43,13 +39,10 @@ from tqdm import tqdm
 from ._checks import as_counts, check_gamma
 from .hc import higher_criticism, n_candidates
 from .matrix import corpus_counts, discrepancy_matrix
+from .methods import METHODS, candidates, get
 from .pvalues import allocation_pvalues
-from .stylometry import delta_scores
 
 __all__ = [
-    "METHODS",
-    "CORPUS_METHODS",
-    "DELTA_METHODS",
     "VOCAB_SIZES",
     "PAPER_TABLE",
     "FoldScores",
@@ -68,21 +61,6 @@ __all__ = [
     "paper_results",
 ]
 
-#: Method name -> label used in tables and figures, in the order of the paper's table.
-METHODS: dict[str, str] = {
-    "hc_dagger": "HC†",
-    "hc_star": "HC*",
-    "g2": "G² (PD, λ=0)",
-    "cressie_read": "Cressie–Read (PD, λ=2/3)",
-    "chi2": "Pearson χ² (PD, λ=1)",
-    "cosine": "cosine",
-    "knn_cosine": "5-NN cosine",
-    "burrows_delta": "Burrows' Delta",
-    "cosine_delta": "Cosine Delta",
-}
-CORPUS_METHODS: tuple[str, ...] = ("hc_dagger", "hc_star", "g2", "cressie_read", "chi2", "cosine")
-#: Delta methods -> the ``method`` argument of :func:`hclib.stylometry.delta_scores`.
-DELTA_METHODS: dict[str, str] = {"burrows_delta": "burrows", "cosine_delta": "cosine"}
 VOCAB_SIZES: tuple[int, ...] = (250, 1000, 3000)
 
 #: The paper's Table 2 (``table_results.tex``): (method, N) -> (accuracy, number in brackets).
@@ -130,19 +108,18 @@ _PAPER_NAMES = {
 
 
 def method_label(method: str, k_neighbours: int = 5) -> str:
-    """The display label of a method name."""
+    """The display label of a method of :data:`hclib.methods.METHODS` (k-NN with its k)."""
     if method == "knn_cosine":
         return f"{k_neighbours}-NN cosine"
-    return METHODS.get(method, method)
+    return get(method).label
 
 
 def _check_methods(methods: Iterable[str] | None) -> list[str]:
     if methods is None:
         return list(METHODS)
     chosen = list(dict.fromkeys(methods))
-    unknown = [m for m in chosen if m not in METHODS]
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose from {list(METHODS)}")
+    for m in chosen:
+        get(m)  # ValueError for an unknown name
     if not chosen:
         raise ValueError("no methods given")
     return chosen
@@ -205,15 +182,16 @@ class _Task:
     fold: int
     test: np.ndarray
     train: np.ndarray
+    k_neighbours: int = 5
 
 
 @dataclass(frozen=True, eq=False)
 class FoldScores:
     """The discrepancies of one (method, vocabulary size, fold).
 
-    ``scores[i, j]`` is the discrepancy of test work ``test[i]`` (a row of the collection) to
-    candidate ``columns[j]``: an author (``kind="author"``) or, for the nearest-neighbour method,
-    the author of a training work (``kind="neighbours"``). Smaller is closer.
+    ``scores[i, j]`` is the score of test work ``test[i]`` (a row of the collection) for
+    candidate author ``columns[j]``, as the method of :data:`hclib.methods.METHODS` computes it.
+    Smaller is closer.
     """
 
     method: str
@@ -222,11 +200,9 @@ class FoldScores:
     test: np.ndarray
     columns: np.ndarray
     scores: np.ndarray
-    kind: str
     seconds: float
 
-    def predict(self, candidates: Iterable[Hashable] | None = None, k_neighbours: int = 5
-                ) -> np.ndarray:
+    def predict(self, candidates: Iterable[Hashable] | None = None) -> np.ndarray:
         """Predicted author of each test work, optionally among ``candidates`` only."""
         scores, columns = self.scores, self.columns
         if candidates is not None:
@@ -234,9 +210,6 @@ class FoldScores:
             scores, columns = scores[:, keep], columns[keep]
         if columns.size == 0:
             raise ValueError("no candidate author has training works in this fold")
-        scores = np.where(np.isnan(scores), np.inf, scores)
-        if self.kind == "neighbours":
-            return knn_vote(scores, columns, k_neighbours)
         return columns[np.argmin(scores, axis=1)]
 
 
@@ -268,25 +241,11 @@ def _evaluate(task: _Task, counts: np.ndarray, labels: np.ndarray, gamma: float,
     """Discrepancies of the test works of one fold to the candidates, for one method and N."""
     started = time.perf_counter()
     table = counts[:, : task.n_words]
-    test, train, train_labels = table[task.test], table[task.train], labels[task.train]
-    method = task.method
-    if method in CORPUS_METHODS:
-        authors, author_counts, _ = corpus_counts(train, train_labels.tolist())
-        scores = discrepancy_matrix(test, author_counts, measure=method, gamma=gamma,
-                                    max_memory_mb=max_memory_mb, progress=False)
-        columns, kind = np.asarray(authors, dtype=object), "author"
-    elif method == "knn_cosine":
-        scores = discrepancy_matrix(test, train, measure="cosine", max_memory_mb=max_memory_mb,
-                                    progress=False)
-        columns, kind = train_labels, "neighbours"
-    elif method in DELTA_METHODS:
-        authors, scores = delta_scores(test, train, train_labels.tolist(),
-                                       method=DELTA_METHODS[method], leave_one_out=False)
-        columns, kind = np.asarray(list(authors), dtype=object), "author"
-        scores = np.asarray(scores, dtype=np.float64)
-    else:  # pragma: no cover - guarded by _check_methods
-        raise ValueError(f"unknown method {method!r}")
-    return FoldScores(method, task.n_words, task.fold, task.test, columns, scores, kind,
+    test, train, train_labels = table[task.test], table[task.train], labels[task.train].tolist()
+    scores = get(task.method).score(test, train, train_labels, gamma=gamma,
+                                    k_neighbours=task.k_neighbours, max_memory_mb=max_memory_mb)
+    columns = np.asarray(candidates(train_labels), dtype=object)
+    return FoldScores(task.method, task.n_words, task.fold, task.test, columns, scores,
                       time.perf_counter() - started)
 
 
@@ -303,7 +262,7 @@ def _evaluate_shared(task: _Task, gamma: float, max_memory_mb: float) -> FoldSco
 
 def _cost(task: _Task, n_authors: int) -> float:
     """A rough relative cost, to start the slowest tasks first."""
-    per = {"hc_dagger": 1.0, "hc_star": 1.0, "knn_cosine": 0.05}.get(task.method, 0.02)
+    per = {"HC": 1.0, "nearest neighbours": 0.05}.get(get(task.method).family, 0.02)
     width = len(task.train) if task.method == "knn_cosine" else n_authors
     return per * task.n_words * len(task.test) * width
 
@@ -404,7 +363,7 @@ def run_benchmark(
     vocab_sizes
         The vocabulary sizes ``N``; each must be at most the number of columns.
     methods
-        Names from :data:`METHODS`; default all of :data:`METHODS`.
+        Names from :data:`hclib.methods.METHODS`; default all of them.
     n_folds, seed, folds, groups
         Cross-validation: :func:`stratified_folds` with this seed (``groups`` may be a sequence
         or, for a collection, ``"work_group"`` to keep volumes of one work together), unless
@@ -461,7 +420,8 @@ def run_benchmark(
 
     n_authors = len(set(labels_arr))
     tasks = [
-        _Task(m, n, int(f), np.flatnonzero(fold_arr == f), np.flatnonzero(fold_arr != f))
+        _Task(m, n, int(f), np.flatnonzero(fold_arr == f), np.flatnonzero(fold_arr != f),
+              k_neighbours)
         for m in chosen for n in sizes for f in fold_ids
     ]
     tasks.sort(key=lambda t: -_cost(t, n_authors))
@@ -481,7 +441,7 @@ def run_benchmark(
         for n in sizes:
             for f in fold_ids:
                 fs = scores[(m, n, int(f))]
-                predicted = fs.predict(k_neighbours=k_neighbours)
+                predicted = fs.predict()
                 truth = labels_arr[fs.test]
                 correct = predicted == truth
                 acc_rows.append((m, n, int(f), float(correct.mean()), len(truth),
@@ -576,7 +536,9 @@ def accuracy_vs_candidates(
     method); each test work of those authors is attributed among them only, re-using the stored
     discrepancies of :func:`run_benchmark` (a corpus discrepancy does not depend on the other
     candidates; for the Delta methods the word standardisation stays that of the full training
-    set, which then acts as a reference corpus). Accuracy is pooled over all folds.
+    set, which then acts as a reference corpus; for k-NN the votes stay those of the k nearest
+    works of all authors, so the drawn candidate with most of them wins, and one with none of
+    them by its nearest work). Accuracy is pooled over all folds.
     Returns one row per (method, N, k, repetition): ``accuracy``, ``n_test``.
     """
     chosen = list(result.methods) if methods is None else list(methods)
@@ -595,18 +557,18 @@ def accuracy_vs_candidates(
     folds = sorted({f for (_, _, f) in result.scores})
     rows = []
     for k, r, picked in draws:
-        candidates = np.asarray([authors[i] for i in picked], dtype=object)
+        drawn = np.asarray([authors[i] for i in picked], dtype=object)
         for m in chosen:
             correct = total = 0
             for f in folds:
                 fs = result.scores[(m, n, f)]
                 truth = result.labels[fs.test]
-                mine = np.isin(truth, candidates)
+                mine = np.isin(truth, drawn)
                 if not mine.any():
                     continue
                 sub = FoldScores(fs.method, fs.n_words, fs.fold, fs.test[mine], fs.columns,
-                                 fs.scores[mine], fs.kind, fs.seconds)
-                predicted = sub.predict(candidates, result.k_neighbours)
+                                 fs.scores[mine], fs.seconds)
+                predicted = sub.predict(drawn)
                 correct += int((predicted == truth[mine]).sum())
                 total += int(mine.sum())
             rows.append((m, n, k, r, correct / total, total))

@@ -18,7 +18,6 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from ._checks import as_counts, check_count_matrices
-from .discrepancy import measure_function
 
 __all__ = ["corpus_counts", "check_matrix_inputs", "compared_corpora", "discrepancy_matrix"]
 
@@ -140,8 +139,8 @@ def discrepancy_matrix(
         belongs to none (e.g. a disputed or held-out document). A member is left out of its
         corpus before the comparison. ``None`` means no document belongs to any corpus.
     measure
-        A name of :data:`~hclib.discrepancy.MEASURES`: ``"hc_dagger"`` (default), ``"hc_star"``,
-        ``"g2"``, ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
+        A corpus method of :data:`hclib.methods.METHODS`: ``"hc_dagger"`` (default),
+        ``"hc_star"``, ``"g2"``, ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
     gamma
         :math:`\gamma_0` of the HC measures.
     chunk_size, max_memory_mb
@@ -163,7 +162,15 @@ def discrepancy_matrix(
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]
 
-    f = measure_function(measure, gamma, approximate=approximate)
+    from .methods import METHODS  # the registry builds on this module
+
+    method = METHODS.get(measure)
+    if method is None or not method.corpus:
+        corpus = [name for name, m in METHODS.items() if m.corpus]
+        hint = f"; score it with hclib.methods.get({measure!r}).score" if method else ""
+        raise ValueError(f"unknown measure {measure!r} for a corpus discrepancy: choose one of "
+                         f"{corpus}{hint}")
+    f = method.pair(gamma, approximate)
     if n_jobs < 1:
         raise ValueError(f"n_jobs must be a positive integer, got {n_jobs}")
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)

@@ -16,10 +16,13 @@ The HC pipeline (Kipnis, subsection "Authorship Attribution Challenge"), per pro
    among the leave-one-out discrepancies of :math:`\mathcal{C}_a`'s own texts
    (:func:`hclib.calibration.attribute_by_rank`).
 
-Scores follow the official PAN 2018 evaluator (``pan18-cdaa-evaluator.py``): the macro-averaged
-F1 over the authors that occur in the ground truth, F1 computed per author as
+Scores follow the official evaluators (``pan18-cdaa-evaluator.py`` and, for open-set ground
+truth, ``pan19-cdaa-evaluator.py``): the macro-averaged F1 over the candidate authors that occur
+in the ground truth (``<UNK>`` excluded), F1 computed per author as
 :math:`2\,TP/(2\,TP + FP + FN)`, where an answer ``<UNK>`` (or any label that is not a true
-author) is simply wrong; and the micro-averaged accuracy.
+author) is never a true positive; and the micro-averaged accuracy, in which ``<UNK>`` is the
+right answer for a text whose true author is ``<UNK>``. On closed-set ground truth (PAN 2018)
+the two evaluators agree.
 
 The baseline is the official ``pan18-cdaa-baseline.py``: character 3-grams occurring at least
 ``ft = 5`` times in the known texts, counts divided by the text's length in characters,
@@ -40,13 +43,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+import json
+from pathlib import Path
+
 from .calibration import attribute_by_rank
 from .cleaning import DROPPED_TAGS, _lemma, clean_tagged, clean_tokens, require_tokens, tag_text
 from .cleaning import wordnet_pos
+from .features import Features
 from .hc import higher_criticism_subset
-from .matrix import corpus_counts, discrepancy_matrix
+from .matrix import corpus_counts
+from .methods import get
 from .pvalues import PVALUE_RANKINGS, allocation_pvalues_by
-from .text import count_matrix, most_frequent, ngrams
+from .text import count_matrix, most_frequent
 
 __all__ = [
     "UNK",
@@ -84,6 +92,9 @@ __all__ = [
     "compare_protocols",
     "vary",
     "ablation_protocols",
+    "read_problem",
+    "write_answers",
+    "open_set_study",
 ]
 
 #: The answer for "none of the candidates" in PAN's format.
@@ -121,8 +132,6 @@ def _label_arrays(
         raise ValueError(f"{where}truth must be a non-empty sequence of author labels")
     if p.shape != t.shape:
         raise ValueError(f"{where}{p.size} answers for {t.size} unknown texts: give one per text")
-    if (t == UNK).any():
-        raise ValueError(f"{where}the ground truth contains {UNK!r}; it must name a candidate")
     return t, p
 
 
@@ -133,21 +142,26 @@ def macro_f1(
     candidates: Sequence[Hashable] | None = None,
     problem: str = "",
 ) -> float:
-    r"""Official PAN 2018 macro-F1: :math:`\frac{1}{|A|}\sum_{a \in A} \mathrm{F1}_a`.
+    r"""Official PAN macro-F1: :math:`\frac{1}{|A|}\sum_{a \in A} \mathrm{F1}_a`.
 
     Here :math:`\mathrm{F1}_a = 2 TP_a/(2 TP_a + FP_a + FN_a)` and :math:`A` is the set of
-    authors in ``truth`` (as in ``pan18-cdaa-evaluator.py``). An author's
-    F1 is 0 when it is never predicted, and an answer ``<UNK>`` or any label outside :math:`A` is
-    a false negative of the true author and a false positive of nobody. If ``candidates`` is
-    given, every true author must be one of them (ValueError otherwise).
+    authors in ``truth`` other than ``<UNK>`` (as in ``pan18-cdaa-evaluator.py`` and
+    ``pan19-cdaa-evaluator.py``). An author's F1 is 0 when it is never predicted, and an answer
+    ``<UNK>`` or any label outside :math:`A` is a false negative of the true author and a false
+    positive of nobody, so ``<UNK>`` is never a true positive. If ``candidates`` is given, every
+    true author other than ``<UNK>`` must be one of them (ValueError otherwise).
     """
     t, p = _label_arrays(truth, predicted, problem)
+    if (t == UNK).all():
+        where = f"{problem}: " if problem else ""
+        raise ValueError(f"{where}every true author is {UNK!r}: macro-F1 over the candidate "
+                         "authors is undefined")
     if candidates is not None:
-        unknown = sorted(set(t) - set(candidates), key=str)
+        unknown = sorted(set(t) - set(candidates) - {UNK}, key=str)
         if unknown:
             where = f"{problem}: " if problem else ""
             raise ValueError(f"{where}true author(s) {unknown} are not among the candidates")
-    labels = np.array(sorted(set(t), key=str), dtype=object)
+    labels = np.array(sorted(set(t) - {UNK}, key=str), dtype=object)
     hit_t = t[None, :] == labels[:, None]  # (authors × texts)
     hit_p = p[None, :] == labels[:, None]
     tp = (hit_t & hit_p).sum(axis=1)
@@ -158,7 +172,8 @@ def macro_f1(
 def accuracy(
     truth: Sequence[Hashable], predicted: Sequence[Hashable], *, problem: str = ""
 ) -> float:
-    """Micro-averaged accuracy: the fraction of unknown texts whose answer is the true author."""
+    """Micro-averaged accuracy: the fraction of texts whose answer is the true author (or
+    ``<UNK>`` for a text whose true author is ``<UNK>``)."""
     t, p = _label_arrays(truth, predicted, problem)
     return float(np.mean(t == p))
 
@@ -177,10 +192,11 @@ def pan_scores(
 
 
 def ngram_items(tokens: Sequence[str], orders: Sequence[int] = ORDERS) -> list[str]:
-    """All word n-grams of ``tokens`` of the given orders, concatenated (order by order)."""
+    """All word n-grams of ``tokens`` of the given orders, concatenated (order by order);
+    :meth:`hclib.features.Features.grams` of ``words`` with these orders."""
     if not orders:
         raise ValueError("orders must name at least one n-gram order")
-    return [item for n in orders for item in ngrams(tokens, n)]
+    return Features("words", tuple(orders)).grams(tokens)
 
 
 def ngram_vocabulary(
@@ -319,6 +335,8 @@ def hc_attribute(
 ) -> HCAttribution:
     r"""Attribute every unknown text to a candidate by HC-discrepancy (module docstring, 2-4).
 
+    ``measure`` may be any method of :data:`hclib.methods.METHODS` (default HC†); for the
+    general tool on raw texts see :func:`hclib.attribute`.
     The vocabulary comes from the known texts only. Rule "min":
     :math:`\arg\min_a \mathrm{HC}_{D|\mathcal{C}_a}`; rule "rank": the smallest relative rank of
     :math:`\mathrm{HC}_{D|\mathcal{C}_a}` among the leave-one-out values of the known texts of
@@ -351,18 +369,24 @@ def hc_attribute(
     docs = [ngram_items(doc, orders) for doc in [*known_tokens, *unknown_tokens]]
     for i, doc in enumerate(docs):
         if not doc:
-            kind = "known" if i < n_known else "unknown"
-            raise ValueError(f"{where}{kind} text {i} has no word n-grams (it is empty)")
+            kind, j = ("known", i) if i < n_known else ("unknown", i - n_known)
+            raise ValueError(f"{where}{kind} text {j} has no word n-grams (it is empty)")
     vocab = most_frequent(docs[:n_known], n_words)  # = ngram_vocabulary(known_tokens, ...)
     counts = count_matrix(docs, vocab)
     # corpus_counts orders the corpora by first appearance; re-index them in candidate order.
-    seen, corpora, member = corpus_counts(counts[:n_known], known_authors)
-    order = [seen.index(c) for c in cands]
-    corpora = corpora[order]
-    member = np.argsort(order)[member]
+    seen, _, member = corpus_counts(counts[:n_known], known_authors)
+    member = np.argsort([seen.index(c) for c in cands])[member]
     doc_author = np.concatenate([member, np.full(len(unknown_tokens), -1)])
-    d = discrepancy_matrix(counts, corpora, doc_author=doc_author, measure=measure, gamma=gamma,
-                           progress=False)
+    # The registry scores against the candidates in order of first appearance in the labels;
+    # listing the known texts by candidate order makes that order ``cands``.
+    by_cand = np.argsort(member, kind="stable")
+    labels = [cands[j] for j in member[by_cand]]
+    known_d = np.empty((n_known, len(cands)))
+    method = get(measure)
+    known_d[by_cand] = method.score(counts[:n_known][by_cand], counts[:n_known][by_cand], labels,
+                                    own=np.arange(n_known), gamma=gamma)
+    d = np.vstack([known_d, method.score(counts[n_known:], counts[:n_known][by_cand], labels,
+                                         gamma=gamma)])
     ranked = attribute_by_rank(d, doc_author)[n_known:]
     return HCAttribution(
         candidates=cands,
@@ -546,13 +570,12 @@ def score_collection(answers: pd.DataFrame, column: str) -> pd.DataFrame:
 
 # ------------------------------------------------------------------ protocols
 
-#: The pattern of the paper's 2019 PAN code (scikit-learn ``CountVectorizer(token_pattern=...)``,
-#: applied to the lower-cased text): runs of two or more word characters, and single marks.
-_PAPER_CODE_TOKENS = re.compile(r"\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]")
+_PAPER_TOKENS = Features("paper-tokens")
 
 
 def _paper_code_tokens(text: str) -> list[str]:
-    return _PAPER_CODE_TOKENS.findall(text.lower())
+    """The 2019 code's tokens (:mod:`hclib.features`, kind ``paper-tokens``)."""
+    return _PAPER_TOKENS.tokens(text)
 
 
 #: Words the 2019 notebook ignores besides its list of names: pronouns, forms of *be*, family
@@ -575,9 +598,10 @@ class Protocol:
     r"""Every choice of the PAN 2018 HC pipeline that the paper's text and its code make
     differently.
 
-    - ``punctuation``: tokens as the 2019 code (``True``: the lower-cased text split by the
-      pattern ``\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]``, so the marks ``. ! ? % ( ) ; , : - " ```
-      are tokens and sit inside n-grams, words have at least two characters, digits are kept)
+    - ``punctuation``: tokens as the 2019 code (``True``: :mod:`hclib.features` kind
+      ``paper-tokens``, the lower-cased text split by the pattern
+      ``\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]``, so the marks ``. ! ? % ( ) ; , : - " ``` are
+      tokens and sit inside n-grams, words have at least two characters, digits are kept)
       or hclib's words (``False``: :func:`hclib.text.tokenize`).
     - ``names``: ``"pos"`` removes the tokens tagged ``NNP``/``NNPS``/``CD`` from the text
       (:mod:`hclib.cleaning`); ``"list"`` keeps a word list out of the *vocabulary* only, as
@@ -821,3 +845,121 @@ def ablation_protocols() -> dict[tuple[str, str], Protocol]:
                 value = not value
             grid[name, choice] = vary(name, **{choice: value})
     return grid
+# ------------------------------------------------------------------ the PAN folder layout
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a PAN dataset folder (:func:`read_problem`)."""
+
+    name: str
+    language: str
+    known: dict[str, list[Path]]
+    unknown: list[Path]
+    truth: dict[str, str] | None
+
+
+def _json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise ValueError(f"{path} is missing: not a PAN dataset folder") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc})") from None
+
+
+def read_problem(dataset: str | Path, entry: dict) -> Problem:
+    """A problem of the PAN layout: ``<dataset>/<problem>/problem-info.json`` names the
+    candidate folders (known texts) and the unknown folder; ``ground-truth.json`` is optional.
+    ``entry`` is the problem's entry of ``collection-info.json``."""
+    try:
+        name, language = entry["problem-name"], entry.get("language", "")
+    except (TypeError, KeyError):
+        raise ValueError(f"collection-info.json: entry {entry!r} has no 'problem-name'") from None
+    if str(entry.get("encoding", "UTF-8")).upper().replace("_", "-") not in ("UTF-8", "UTF8"):
+        raise ValueError(f"{name}: encoding {entry['encoding']!r} is not supported (UTF-8 only)")
+    base = Path(dataset) / name
+    info = _json(base / "problem-info.json")
+    try:
+        cands = [c["author-name"] for c in info["candidate-authors"]]  # type: ignore[index]
+        unknown_folder = info.get("unknown-folder", "unknown")  # type: ignore[union-attr]
+    except (TypeError, KeyError):
+        raise ValueError(f"{base / 'problem-info.json'} has no candidate-authors list") from None
+    known = {}
+    for c in cands:
+        folder = base / c
+        files = sorted(p for p in folder.glob("*") if p.is_file() and not p.name.startswith(".")) \
+            if folder.is_dir() else []
+        if not files:
+            raise ValueError(f"{name}: candidate {c!r} has no known texts ({folder})")
+        known[c] = files
+    unknown_dir = base / unknown_folder
+    unknown = sorted(p for p in unknown_dir.glob("*") if p.is_file()) \
+        if unknown_dir.is_dir() else []
+    if not unknown:
+        raise ValueError(f"{name}: no unknown texts in {unknown_dir}")
+    truth = None
+    if (base / "ground-truth.json").is_file():
+        entries = _json(base / "ground-truth.json")["ground_truth"]  # type: ignore[index]
+        truth = {e["unknown-text"]: e["true-author"] for e in entries}
+    return Problem(name, language, known, unknown, truth)
+
+
+def write_answers(path: str | Path, texts: Sequence[str], answers: Sequence[Hashable]) -> None:
+    """``answers-<problem>.json`` as the PAN evaluators read it: a list of
+    ``{"unknown-text": ..., "predicted-author": ...}``."""
+    rows = [{"unknown-text": t, "predicted-author": str(a)} for t, a in zip(texts, answers)]
+    Path(path).write_text(json.dumps(rows, indent=4) + "\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------ open set
+
+
+def open_set_study(
+    collection: pd.DataFrame,
+    *,
+    level: float = 0.95,
+    method: str = "hc_dagger",
+    features: str = "words",
+    vocabulary: int | None = None,
+    rule: str = "min",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """The reject option of :func:`hclib.attribute` measured on closed-set PAN problems.
+
+    In each problem of ``collection`` (a :func:`hclib.data.load_pan18` table) one candidate,
+    drawn with ``seed``, loses its known texts, so its unknown texts have the true answer
+    ``<UNK>``. Every unknown text is attributed among the remaining candidates without
+    rejection and with ``reject=level``. Returns one row per problem: ``removed`` (the
+    candidate), ``n_unk`` (its unknown texts), ``n_texts``, and the official ``accuracy`` and
+    ``macro_f1`` (PAN 2019 semantics, :func:`pan_scores`) of both answer sets (``closed_*``,
+    ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
+    """
+    from .attribute import attribute
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for problem in collection.problem.unique():
+        known, unknown = problem_parts(collection, problem)
+        cands = _candidates(known)
+        removed = cands[int(rng.integers(len(cands)))]
+        kept = known[known.author != removed]
+        truth = np.where(unknown.author == removed, UNK, unknown.author).astype(object)
+        texts = dict(zip(unknown.doc_id, unknown.text))
+        books = {a: list(g.text) for a, g in kept.groupby("author", sort=False)}
+        result = attribute(books, texts, method=method, features=features,
+                           vocabulary=vocabulary, rule=rule, progress=False)
+        closed_scores = pan_scores(truth, result.prediction.to_numpy(), problem=problem)
+        open_answers = result.with_reject(level).prediction.to_numpy()
+        open_scores = pan_scores(truth, open_answers, problem=problem)
+        rows.append({
+            "problem": problem, "candidates": len(cands), "removed": removed,
+            "n_unk": int((truth == UNK).sum()), "n_texts": len(truth),
+            "closed_accuracy": closed_scores["accuracy"],
+            "closed_macro_f1": closed_scores["macro_f1"],
+            "open_accuracy": open_scores["accuracy"], "open_macro_f1": open_scores["macro_f1"],
+            "rejected": float(np.mean(open_answers == UNK)),
+            "unk_rejected": float(np.mean(open_answers[truth == UNK] == UNK)),
+            "loo_accuracy": result.loo_accuracy,
+        })
+    return pd.DataFrame(rows).set_index("problem")

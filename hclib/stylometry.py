@@ -40,11 +40,12 @@ from numpy.typing import ArrayLike
 
 from ._checks import as_counts, check_count_matrices
 
-__all__ = ["DELTA_METHODS", "delta_scores", "delta_matrix", "zscore_frequencies"]
+__all__ = ["delta_scores", "delta_matrix", "zscore_frequencies"]
 
+#: The two Delta variants of :func:`delta_scores`; as attribution methods they are registered
+#: in :mod:`hclib.methods` as ``burrows_delta`` and ``cosine_delta``.
 DeltaMethod = Literal["burrows", "cosine"]
-#: The Delta variants of :func:`delta_scores`.
-DELTA_METHODS: tuple[str, ...] = ("burrows", "cosine")
+_VARIANTS = ("burrows", "cosine")
 
 # float64 elements of one (chunk × authors × words) temporary allowed at once (~64 MB).
 _CHUNK_ELEMENTS = 8_000_000
@@ -125,6 +126,7 @@ def delta_scores(
     *,
     method: DeltaMethod = "burrows",
     leave_one_out: bool = False,
+    own: ArrayLike | None = None,
 ) -> tuple[list[Hashable], np.ndarray]:
     """Burrows' Delta or Cosine Delta of every test document to every training author.
 
@@ -141,6 +143,11 @@ def delta_scores(
         ``test_counts`` are the training documents themselves (same rows, same order), and each
         is removed from its own author's profile before the comparison. An author with a single
         training document then has no profile left: ``ValueError``.
+    own
+        The general form of leave-one-out: ``own[i] = j`` says test document ``i`` is training
+        document ``j`` (same counts), which is then removed from its author's profile when
+        document ``i`` is compared with it; ``-1`` for a test document of no author.
+        ``leave_one_out=True`` is ``own = range(len(train_counts))``.
 
     Returns
     -------
@@ -150,8 +157,8 @@ def delta_scores(
 
     See the module docstring for the z-scores, dropped zero-variance words and profiles.
     """
-    if method not in DELTA_METHODS:
-        raise ValueError(f"unknown Delta method {method!r}; choose one of {DELTA_METHODS}")
+    if method not in _VARIANTS:
+        raise ValueError(f"unknown Delta method {method!r}; choose one of {_VARIANTS}")
     labels = list(train_labels)
     train = as_counts(train_counts, "train_counts")
     if train.ndim != 2 or len(labels) != train.shape[0]:
@@ -168,6 +175,16 @@ def delta_scores(
                 "or different counts"
             )
     z_test, z_train, _ = zscore_frequencies(test_counts, train)
+    if leave_one_out:
+        own_arr = np.arange(len(labels))
+    elif own is None:
+        own_arr = np.full(z_test.shape[0], -1)
+    else:
+        own_arr = np.asarray(own, dtype=np.int64)
+        if own_arr.shape != (z_test.shape[0],) or ((own_arr < -1) | (own_arr >= len(labels))).any():
+            raise ValueError(f"own must give one training-document index (or -1) per test "
+                             f"document ({z_test.shape[0]}), got {own!r}")
+    rows = np.flatnonzero(own_arr >= 0)
 
     authors = list(dict.fromkeys(labels))
     index = {a: i for i, a in enumerate(authors)}
@@ -177,24 +194,26 @@ def delta_scores(
     np.add.at(sums, doc_author, z_train)
     profiles = sums / n_docs[:, None]
 
-    if leave_one_out and (n_docs[doc_author] < 2).any():
-        lone = authors[int(np.flatnonzero(n_docs < 2)[0])]
+    own_author = doc_author[own_arr[rows]]
+    if (n_docs[own_author] < 2).any():
+        lone = authors[int(own_author[np.flatnonzero(n_docs[own_author] < 2)[0]])]
         raise ValueError(
-            f"leave_one_out=True: author {lone!r} has a single training document, so removing "
+            f"leave-one-out: author {lone!r} has a single training document, so removing "
             "it leaves no profile to compare with"
         )
 
     out = _pairwise(z_test, profiles, method)
-    if leave_one_out:
-        # Each document against its own author's profile without it (row-wise, vectorised).
-        own = (sums[doc_author] - z_train) / (n_docs[doc_author] - 1)[:, None]
+    if rows.size:
+        # Each such document against its own author's profile without it (vectorised).
+        loo = (sums[own_author] - z_train[own_arr[rows]]) / (n_docs[own_author] - 1)[:, None]
+        z = z_test[rows]
         if method == "burrows":
-            own_delta = np.abs(z_train - own).mean(axis=1)
+            own_delta = np.abs(z - loo).mean(axis=1)
         else:
             own_delta = 1.0 - np.sum(
-                _unit(z_train, "a test document") * _unit(own, "a leave-one-out profile"), axis=1
+                _unit(z, "a test document") * _unit(loo, "a leave-one-out profile"), axis=1
             )
-        out[np.arange(len(labels)), doc_author] = own_delta
+        out[rows, own_author] = own_delta
     return authors, out
 
 

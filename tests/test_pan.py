@@ -42,6 +42,30 @@ def test_macro_f1_matches_the_official_evaluator_rule() -> None:
         assert pan.macro_f1(truth, answers) == pytest.approx(expected)
 
 
+def test_open_set_truth_has_pan_2019_semantics() -> None:
+    # truth: a a <UNK> <UNK> b ; answers: a <UNK> <UNK> a b
+    truth = ["a", "a", UNK, UNK, "b"]
+    answers = ["a", UNK, UNK, "a", "b"]
+    # a: TP 1, FP 1 (text 4), FN 1 (text 2) -> 1/2; b: TP 1 -> 1; <UNK> is no class of the mean.
+    assert pan.macro_f1(truth, answers) == pytest.approx((1 / 2 + 1) / 2)
+    # accuracy: texts 1, 3 (<UNK> for <UNK>) and 5 are right
+    assert pan.accuracy(truth, answers) == pytest.approx(3 / 5)
+    assert pan.macro_f1(truth, answers, candidates=["a", "b"]) == pytest.approx(0.75)
+
+
+def test_open_set_macro_f1_matches_the_pan19_evaluator_rule() -> None:
+    # pan19-cdaa-evaluator: f1_score over the ground-truth labels with <UNK> removed.
+    rng = np.random.default_rng(4)
+    authors = np.array(["c1", "c2", "c3", "c4", UNK], dtype=object)
+    for _ in range(20):
+        truth = rng.choice(authors, size=25)
+        answers = rng.choice(authors, size=25)
+        labels = sorted(set(truth) - {UNK})
+        expected = f1_score(truth, answers, labels=labels, average="macro", zero_division=0)
+        assert pan.macro_f1(truth, answers) == pytest.approx(expected)
+        assert pan.accuracy(truth, answers) == pytest.approx(np.mean(truth == answers))
+
+
 def test_perfect_and_all_unknown_answers() -> None:
     assert pan.macro_f1(TRUTH, TRUTH) == 1.0
     assert pan.macro_f1(TRUTH, [UNK] * 5) == 0.0
@@ -53,7 +77,7 @@ def test_perfect_and_all_unknown_answers() -> None:
     [
         ([], [], {}, "non-empty"),
         (TRUTH, ANSWERS[:4], {}, "4 answers for 5"),
-        ([UNK, "a"], ["a", "a"], {}, "ground truth contains"),
+        ([UNK, UNK], ["a", UNK], {}, "macro-F1 over the candidate authors is undefined"),
         (TRUTH, ANSWERS, {"candidates": ["a", "b"]}, r"\['c'\] are not among the candidates"),
     ],
 )
@@ -158,7 +182,7 @@ def test_hc_vocabulary_comes_from_known_texts_only() -> None:
         ([["a"], ["b"]], ["x", "y"], [["a"]], {"candidates": ["x"]}, "non-candidate"),
         ([["a"], ["b"], ["c"]], ["x", "x", "y"], [["a"]], {}, r"\['y'\] have a single known"),
         ([["a"], ["b"], ["c"], ["d"]], ["x", "x", "y", "y"], [[]], {},
-         "unknown text 4 has no word n-grams"),
+         "unknown text 0 has no word n-grams"),
     ],
 )
 def test_hc_attribute_rejects_bad_problems(known, authors, unknown, kwargs, message) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hclib.stylometry import DELTA_METHODS, delta_matrix, delta_scores, zscore_frequencies
+from hclib.stylometry import delta_matrix, delta_scores, zscore_frequencies
 
 
 @pytest.fixture()
@@ -63,7 +63,7 @@ def _literal(test, train, labels, method, leave_one_out=False):
     return authors, out
 
 
-@pytest.mark.parametrize("method", DELTA_METHODS)
+@pytest.mark.parametrize("method", ["burrows", "cosine"])
 def test_matches_literal_implementation(collection, method: str) -> None:
     test, train, labels = collection
     authors, got = delta_scores(test, train, labels, method=method)
@@ -73,7 +73,7 @@ def test_matches_literal_implementation(collection, method: str) -> None:
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("method", DELTA_METHODS)
+@pytest.mark.parametrize("method", ["burrows", "cosine"])
 def test_leave_one_out_matches_literal_implementation(collection, method: str) -> None:
     _, train, labels = collection
     authors, got = delta_scores(train, train, labels, method=method, leave_one_out=True)
@@ -93,7 +93,7 @@ def test_zero_variance_words_are_dropped(collection) -> None:
     test, train, labels = collection
     padded_train = np.hstack([train, np.zeros((len(train), 2), dtype=int)])
     padded_test = np.hstack([test, np.zeros((len(test), 2), dtype=int)])
-    for method in DELTA_METHODS:
+    for method in ("burrows", "cosine"):
         np.testing.assert_allclose(
             delta_scores(padded_test, padded_train, labels, method=method)[1],
             delta_scores(test, train, labels, method=method)[1],
@@ -153,7 +153,7 @@ def test_errors(collection) -> None:
         delta_scores(test, train, ["same"] * len(train), method="cosine")
 
 
-@pytest.mark.parametrize("method", DELTA_METHODS)
+@pytest.mark.parametrize("method", ["burrows", "cosine"])
 def test_delta_matrix_layout(collection, method: str) -> None:
     test, train, labels = collection
     index = {"a": 0, "b": 1, "c": 2}  # not the first-appearance order of the labels

@@ -1,0 +1,179 @@
+"""The ``hclib attribute`` and ``hclib pan`` subcommands (:func:`hclib.attribute` on folders)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from .attribute import Attribution, attribute, read_folder
+from .cli import UsageError
+from .features import KINDS
+from .methods import METHODS
+
+__all__ = ["add_parser"]
+
+_METHODS_HELP = "\n".join(f"  {name:<14} {m.label}: {m.description}"
+                          for name, m in METHODS.items())
+_FEATURES_HELP = "\n".join(f"  {kind:<14} {text}" for kind, text in KINDS.items())
+
+_EPILOG = f"""\
+methods (--method):
+{_METHODS_HELP}
+
+features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3):
+{_FEATURES_HELP}
+
+Each known text is also attributed leave-one-out (without itself), which gives the
+cross-validated accuracy printed at the end and calibrates --rule rank and --reject.
+"""
+
+
+def _options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", default="hc_dagger", metavar="NAME",
+                   help="attribution method (default hc_dagger, the paper's HC†; list below)")
+    p.add_argument("--features", default="words", metavar="SPEC",
+                   help="what is counted (default words; see below)")
+    p.add_argument("--vocabulary", type=int, default=None, metavar="N",
+                   help="count the N most frequent items of the known texts (default: 3000, "
+                        "300 for the Delta methods)")
+    p.add_argument("--rule", choices=("min", "rank"), default="min",
+                   help="min: smallest discrepancy (default); rank: smallest rank among the "
+                        "author's own texts (Kipnis, Section 2.2)")
+    p.add_argument("--reject", type=float, default=None, metavar="LEVEL",
+                   help="answer <UNK> (none of the candidates) when a text is further from the "
+                        "chosen author than this share of the author's own texts, e.g. 0.9")
+    p.add_argument("--gamma", type=float, default=0.25, metavar="G",
+                   help="γ0 of Higher Criticism (default 0.25)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``attribute`` and ``pan`` to the ``hclib`` command."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = subparsers.add_parser(
+        "attribute", formatter_class=fmt, epilog=_EPILOG,
+        help="attribute texts to candidate authors",
+        description="Attribute each UNKNOWN text to one of the candidate authors of KNOWN_DIR "
+                    "and name the words that decide it (Kipnis, Higher Criticism).")
+    p.add_argument("known", metavar="KNOWN_DIR",
+                   help="folder with one sub-folder of UTF-8 text files per candidate author")
+    p.add_argument("unknown", metavar="UNKNOWN", nargs="+",
+                   help="text files, or folders of text files, to attribute")
+    _options(p)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the result as JSON")
+    out.add_argument("--csv", action="store_true", help="print the result as CSV")
+    p.add_argument("--explain", type=int, default=5, metavar="N",
+                   help="show the N most discriminating words per text (default 5; 0: none)")
+    p.set_defaults(func=_run_attribute)
+
+    q = subparsers.add_parser(
+        "pan", formatter_class=fmt, epilog=_EPILOG,
+        help="solve a PAN authorship-attribution dataset",
+        description="Attribute every unknown text of a PAN cross-domain authorship-attribution "
+                    "dataset (collection-info.json, per problem problem-info.json, candidate "
+                    "folders and unknown/) and write answers-<problem>.json files as the PAN "
+                    "evaluator expects. Where a problem has ground-truth.json, print the "
+                    "official macro-F1 and accuracy.")
+    q.add_argument("dataset", metavar="DATASET_DIR", help="the PAN dataset folder")
+    q.add_argument("--out", required=True, metavar="ANSWERS_DIR",
+                   help="folder for the answers-<problem>.json files (created if needed)")
+    q.add_argument("--language", default=None, metavar="LANG",
+                   help="only the problems of this language (e.g. en)")
+    _options(q)
+    q.set_defaults(func=_run_pan)
+
+
+def _unknown_texts(paths: list[str]) -> dict[str, Path]:
+    texts: dict[str, Path] = {}
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            read_folder(path)  # errors for an empty folder or unreadable files, early
+            files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
+        elif path.exists():
+            files = [path]
+        else:
+            raise UsageError(f"{path} does not exist")
+        for f in files:
+            name = f.name if f.name not in texts else str(f)
+            texts[name] = f
+    return texts
+
+
+def _attribute(known, unknown, args: argparse.Namespace) -> Attribution:
+    return attribute(known, unknown, method=args.method, features=args.features,
+                     vocabulary=args.vocabulary, rule=args.rule, reject=args.reject,
+                     gamma=args.gamma)
+
+
+def _run_attribute(args: argparse.Namespace) -> int:
+    known = Path(args.known)
+    if not known.is_dir():
+        raise UsageError(f"KNOWN_DIR {known} is not a folder")
+    if args.explain < 0:
+        raise UsageError(f"--explain must be 0 or more, got {args.explain}")
+    result = _attribute(known, _unknown_texts(args.unknown), args)
+    if args.json:
+        print(result.to_json(indent=2))
+        return 0
+    if args.csv:
+        result.to_frame().to_csv(sys.stdout)
+        return 0
+    frame = result.verdicts.rename(columns={"runner_up": "runner-up", "rank_score": "rank"})
+    if args.explain:
+        frame["discriminating words (→ the author they lean to)"] = [
+            _top_words(result, name, args.explain) for name in frame.index]
+    with pd.option_context("display.max_colwidth", 120, "display.width", 200,
+                           "display.float_format", "{:.3f}".format):
+        print(frame.rename_axis("text").to_string())
+    print(f"\n{result.method.label} on {len(result.vocabulary)} {result.features} items; "
+          f"leave-one-out accuracy on the {len(result.known_table)} known texts: "
+          f"{result.loo_accuracy:.1%}")
+    return 0
+
+
+def _top_words(result: Attribution, name: str, n: int) -> str:
+    words = result.explain(name).words.head(n)
+    return ", ".join(f"{w} → {a}" for w, a in zip(words["word"], words["leans_to"]))
+
+
+def _run_pan(args: argparse.Namespace) -> int:
+    from .pan import _json, pan_scores, read_problem, write_answers
+
+    dataset = Path(args.dataset)
+    if not dataset.is_dir():
+        raise UsageError(f"DATASET_DIR {dataset} is not a folder")
+    entries = _json(dataset / "collection-info.json")
+    if not isinstance(entries, list):
+        raise UsageError(f"{dataset / 'collection-info.json'} must list the problems")
+    if args.language:
+        entries = [e for e in entries if e.get("language") == args.language]
+        if not entries:
+            raise UsageError(f"no problem of language {args.language!r} in {dataset}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for entry in tqdm(entries, desc="problems", unit="problem", delay=2.0):
+        problem = read_problem(dataset, entry)
+        result = _attribute(problem.known, problem.unknown, args)
+        answers = result.prediction
+        write_answers(out / f"answers-{problem.name}.json", list(answers.index), list(answers))
+        if problem.truth is not None:
+            missing = [t for t in answers.index if t not in problem.truth]
+            if missing:
+                raise UsageError(f"{problem.name}: ground-truth.json has no entry for {missing[0]}")
+            truth = [problem.truth[t] for t in answers.index]
+            rows.append({"problem": problem.name, "language": problem.language,
+                         **pan_scores(truth, answers.to_numpy(), problem=problem.name)})
+    print(f"wrote {len(entries)} answer file(s) to {out}")
+    if rows:
+        scores = pd.DataFrame(rows).set_index("problem")
+        print(scores.to_string(float_format="{:.3f}".format))
+        print(f"mean macro-F1 {scores['macro_f1'].mean():.3f}, "
+              f"mean accuracy {np.mean(scores['accuracy']):.3f}")
+    return 0

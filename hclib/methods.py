@@ -1,0 +1,317 @@
+r"""The one registry of attribution methods: name, label, colour and scorer of each.
+
+Every method scores a *documents × candidates* problem with one calling convention,
+
+.. code-block:: python
+
+    table = METHODS[name].score(unknown_counts, known_counts, known_labels, own=None, ...)
+
+``unknown_counts`` is (texts × words), ``known_counts`` (known texts × words) over the same
+vocabulary, ``known_labels`` the author of each known text. The result is the (texts ×
+candidates) table of discrepancies, **smaller = closer**, whose columns are the candidates in
+order of first appearance in ``known_labels`` (:func:`candidates`).
+
+**Leave-one-out.** ``own[i] = j`` says that text ``i`` *is* known text ``j`` (their counts must
+be equal), ``-1`` that it is none. Text ``i`` is then scored as if known text ``j`` were not
+known: it is removed from its author's corpus (corpus methods), from the neighbours (k-NN) or
+from its author's mean profile (Delta; the z-scores keep using every known text, as in
+:mod:`hclib.stylometry`). So ``score(known, known, labels, own=np.arange(len(known)))`` is the
+cross-validated table of the known texts, and a corpus of one text cannot be compared with
+its own text (``ValueError``).
+
+The methods (:data:`METHODS`):
+
+* corpus discrepancies (the text against the sum of each author's known texts; a column does
+  not depend on the other candidates): ``hc_dagger`` HC† and ``hc_star`` HC* (Algorithm 1 of
+  the paper, :func:`hclib.discrepancy.hc_discrepancy`), the power divergences ``g2``
+  (:math:`\lambda = 0`), ``cressie_read`` (:math:`\lambda = 2/3`) and ``chi2`` (Pearson,
+  :math:`\lambda = 1`) of :func:`hclib.discrepancy.power_divergence`, and ``cosine``, the plain
+  cosine discrepancy :math:`1 - \cos` of the raw count vectors (labelled "cosine (raw counts)":
+  it is not Cosine Delta);
+* ``knn_cosine``: the cosine discrepancy to every known *text*; the score of candidate
+  :math:`a` is :math:`1 - v_a/k + d_a/(k+1)`, where :math:`v_a` is the number of :math:`a`'s
+  texts among the :math:`k` nearest (default 5, as in the paper) and :math:`d_a \in [0, 1]` the
+  discrepancy of :math:`a`'s nearest text. Since :math:`d_a/(k+1) < 1/k`, the smallest score is
+  the majority vote, a tie going to the author of the nearer text (as
+  :func:`hclib.evaluation.knn_vote`), and authors without votes are ordered by their nearest
+  text;
+* ``burrows_delta`` and ``cosine_delta``: Burrows' Delta and Cosine Delta of
+  :func:`hclib.stylometry.delta_scores` (z-scores over the known texts).
+
+Each method also names its default vocabulary size: the most frequent items of the known texts
+that :func:`hclib.attribute` counts when ``vocabulary`` is not given (3,000 for the count-based
+methods, as in the paper's PAN study; 300 most frequent words for the Delta measures, whose
+z-scores of rare words are heavy-tailed, see the Federalist chapter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._checks import as_counts, check_gamma, check_table_pair
+from .discrepancy import cosine_discrepancy, power_divergence
+from .engine import hc_pairs
+
+__all__ = ["Method", "METHODS", "get", "candidates", "knn_table"]
+
+#: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
+Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Method:
+    """One attribution method of the registry.
+
+    ``name`` is what code and the command line use, ``label`` what tables and figures show,
+    ``color`` its colour in figures, ``family`` its kind ("HC", "power divergence", "cosine",
+    "nearest neighbours", "Delta"), ``n_words`` its default vocabulary size. ``corpus`` is True
+    for the corpus discrepancies, whose ``pair(gamma, approximate)`` gives the batched two-table
+    function used by :func:`hclib.discrepancy_matrix`.
+    """
+
+    name: str
+    label: str
+    color: str
+    family: str
+    description: str
+    n_words: int
+    scorer: Callable[..., np.ndarray] = field(repr=False)
+    pair: Callable[..., Measure] | None = field(default=None, repr=False)
+
+    @property
+    def corpus(self) -> bool:
+        return self.pair is not None
+
+    def __str__(self) -> str:
+        return self.label
+
+    def score(
+        self,
+        unknown_counts: ArrayLike,
+        known_counts: ArrayLike,
+        known_labels: Sequence[Hashable],
+        *,
+        own: ArrayLike | None = None,
+        gamma: float = 0.25,
+        k_neighbours: int = 5,
+        approximate: bool = False,
+        progress: bool | None = False,
+        n_jobs: int = 1,
+        max_memory_mb: float = 256.0,
+    ) -> np.ndarray:
+        """The (texts × candidates) discrepancy table; see the module docstring.
+
+        ``gamma`` (:math:`\\gamma_0`) and ``approximate`` apply to the HC methods,
+        ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and ``max_memory_mb`` to the
+        methods computed by :func:`hclib.discrepancy_matrix`.
+        """
+        unknown, known, labels, own_arr = _check_problem(unknown_counts, known_counts,
+                                                         known_labels, own)
+        if approximate and self.family != "HC":
+            raise ValueError(f"approximate=True applies to the HC methods only, not {self.name!r}")
+        return self.scorer(unknown, known, labels, own_arr, gamma=gamma, k=k_neighbours,
+                           approximate=approximate, progress=progress, n_jobs=n_jobs,
+                           max_memory_mb=max_memory_mb)
+
+
+def candidates(known_labels: Sequence[Hashable]) -> list[Hashable]:
+    """The candidates of a problem: the distinct labels in order of first appearance."""
+    return list(dict.fromkeys(known_labels))
+
+
+def _check_problem(unknown: ArrayLike, known: ArrayLike, labels: Sequence[Hashable],
+                   own: ArrayLike | None) -> tuple[np.ndarray, np.ndarray, list, np.ndarray]:
+    u = as_counts(unknown, "unknown_counts")
+    k = as_counts(known, "known_counts")
+    if u.ndim != 2 or k.ndim != 2 or u.shape[1] != k.shape[1]:
+        raise ValueError(f"unknown_counts and known_counts must be (texts × words) tables over "
+                         f"one vocabulary, got shapes {u.shape} and {k.shape}")
+    labels = list(labels)
+    if len(labels) != k.shape[0]:
+        raise ValueError(f"{len(labels)} known_labels for {k.shape[0]} known texts: "
+                         "give one label per known text")
+    if own is None:
+        own_arr = np.full(u.shape[0], -1, dtype=np.int64)
+    else:
+        own_arr = np.asarray(own)
+        if own_arr.shape != (u.shape[0],) or not np.issubdtype(own_arr.dtype, np.integer):
+            raise ValueError(f"own must hold one integer known-text index (or -1) per text "
+                             f"({u.shape[0]}), got {own_arr.dtype} array of shape {own_arr.shape}")
+        own_arr = own_arr.astype(np.int64)
+        if ((own_arr < -1) | (own_arr >= k.shape[0])).any():
+            raise ValueError(f"own refers to a known text outside 0 .. {k.shape[0] - 1}")
+        rows = np.flatnonzero(own_arr >= 0)
+        differ = (u[rows] != k[own_arr[rows]]).any(axis=1)
+        if differ.any():
+            i = int(rows[np.flatnonzero(differ)[0]])
+            raise ValueError(f"own[{i}] = {own_arr[i]}, but text {i} and known text {own_arr[i]} "
+                             "have different counts: leave-one-out needs the same text")
+    return u, k, labels, own_arr
+
+
+# ------------------------------------------------------------------ corpus discrepancies
+
+
+def _hc_pair(variant: str) -> Callable[..., Measure]:
+    def pair(gamma: float = 0.25, approximate: bool = False) -> Measure:
+        g = check_gamma(gamma)
+
+        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            x, y = np.broadcast_arrays(*check_table_pair(x, y))
+            n_words = x.shape[-1]
+            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), g, variant,
+                            approximate=approximate)
+            return flat.reshape(x.shape[:-1])
+
+        return hc
+
+    return pair
+
+
+def _pd_pair(lam: float) -> Callable[..., Measure]:
+    def pair(gamma: float = 0.25, approximate: bool = False) -> Measure:
+        if approximate:
+            raise ValueError("approximate=True applies to the HC methods only")
+        return lambda x, y: np.asarray(power_divergence(x, y, lam))
+
+    return pair
+
+
+def _cosine_pair(gamma: float = 0.25, approximate: bool = False) -> Measure:
+    if approximate:
+        raise ValueError("approximate=True applies to the HC methods only")
+    return lambda x, y: np.asarray(cosine_discrepancy(x, y))
+
+
+def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
+    def score(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
+              gamma: float, approximate: bool, progress: bool | None, n_jobs: int,
+              max_memory_mb: float, **_: Any) -> np.ndarray:
+        from .matrix import corpus_counts, discrepancy_matrix
+
+        _, corpora, member = corpus_counts(known, labels)
+        doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
+        return discrepancy_matrix(unknown, corpora, doc_author=doc_author, measure=name,
+                                  gamma=gamma, approximate=approximate, progress=progress,
+                                  n_jobs=n_jobs, max_memory_mb=max_memory_mb)
+
+    return score
+
+
+# ------------------------------------------------------------------ nearest neighbours
+
+
+def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int = 5
+              ) -> np.ndarray:
+    r"""(queries × candidates) k-NN scores :math:`1 - v_a/k + d_a/(k+1)` from distances.
+
+    ``distances`` is (queries × neighbours) with values in :math:`[0, 1]` (``inf`` marks a
+    neighbour that may not be used, e.g. the query itself); columns of the result follow
+    :func:`candidates` of ``neighbour_labels``. Votes are taken among the ``k`` nearest usable
+    neighbours (stable order); a candidate with no usable neighbour scores ``inf``.
+    """
+    d = np.asarray(distances, dtype=np.float64)
+    labels = list(neighbour_labels)
+    if d.ndim != 2 or d.shape[1] != len(labels):
+        raise ValueError(f"distances must be (queries × {len(labels)} neighbours), got {d.shape}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k_neighbours must be a positive integer, got {k!r}")
+    finite = d[np.isfinite(d)]
+    if finite.size and (finite.min() < 0 or finite.max() > 1):
+        raise ValueError("k-NN distances must lie in [0, 1] (cosine discrepancies of counts)")
+    cands = candidates(labels)
+    index = {a: i for i, a in enumerate(cands)}
+    col_author = np.array([index[a] for a in labels], dtype=np.int64)
+    order = np.argsort(d, axis=1, kind="stable")[:, :k]
+    usable = np.isfinite(np.take_along_axis(d, order, axis=1))
+    votes = np.zeros((d.shape[0], len(cands)))
+    rows = np.repeat(np.arange(d.shape[0]), order.shape[1])
+    np.add.at(votes, (rows, col_author[order].ravel()), usable.ravel())
+    nearest = np.full((d.shape[0], len(cands)), np.inf)
+    for a in range(len(cands)):
+        nearest[:, a] = d[:, col_author == a].min(axis=1)
+    return 1.0 - votes / k + nearest / (k + 1)
+
+
+def _knn_scorer(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
+                k: int, progress: bool | None, n_jobs: int, max_memory_mb: float,
+                **_: Any) -> np.ndarray:
+    from .matrix import discrepancy_matrix
+
+    d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress, n_jobs=n_jobs,
+                           max_memory_mb=max_memory_mb)
+    rows = np.flatnonzero(own >= 0)
+    d[rows, own[rows]] = np.inf
+    return knn_table(d, labels, k)
+
+
+# ------------------------------------------------------------------ Delta
+
+
+def _delta_scorer(variant: str) -> Callable[..., np.ndarray]:
+    def score(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray,
+              **_: Any) -> np.ndarray:
+        from .stylometry import delta_scores
+
+        return delta_scores(unknown, known, labels, method=variant, own=own)[1]
+
+    return score
+
+
+# ------------------------------------------------------------------ the registry
+
+_REGISTRY: dict[str, Method] = {}
+
+
+def _register(*args: Any, **kwargs: Any) -> None:
+    method = Method(*args, **kwargs)
+    if method.name in _REGISTRY:  # pragma: no cover - a programming error
+        raise RuntimeError(f"method {method.name!r} registered twice")
+    _REGISTRY[method.name] = method
+
+
+_register("hc_dagger", "HC†", "#1f3d7a", "HC",
+          "HC-discrepancy HC† of the binomial-allocation P-values (the paper's method)",
+          3000, _corpus_scorer("hc_dagger"), _hc_pair("dagger"))
+_register("hc_star", "HC*", "#7fa7e0", "HC",
+          "HC* (Higher Criticism without the 1/N cutoff) of the same P-values",
+          3000, _corpus_scorer("hc_star"), _hc_pair("star"))
+_register("g2", "G² (λ = 0)", "#2e8b57", "power divergence",
+          "log-likelihood ratio G², power divergence λ = 0, per degree of freedom",
+          3000, _corpus_scorer("g2"), _pd_pair(0.0))
+_register("cressie_read", "Cressie–Read (λ = 2/3)", "#9acd32", "power divergence",
+          "Cressie–Read power divergence λ = 2/3, per degree of freedom",
+          3000, _corpus_scorer("cressie_read"), _pd_pair(2.0 / 3.0))
+_register("chi2", "Pearson χ² (λ = 1)", "#c0392b", "power divergence",
+          "Pearson's χ², power divergence λ = 1, per degree of freedom",
+          3000, _corpus_scorer("chi2"), _pd_pair(1.0))
+_register("cosine", "cosine (raw counts)", "#7a7a7a", "cosine",
+          "1 − cosine of the raw count vectors of text and corpus (not Cosine Delta)",
+          3000, _corpus_scorer("cosine"), _cosine_pair)
+_register("knn_cosine", "5-NN cosine", "#6a3d9a", "nearest neighbours",
+          "majority author among the k = 5 known texts nearest in raw-count cosine",
+          3000, _knn_scorer)
+_register("burrows_delta", "Burrows' Delta", "#e67e22", "Delta",
+          "mean absolute difference of z-scored relative frequencies (Burrows 2002)",
+          300, _delta_scorer("burrows"))
+_register("cosine_delta", "Cosine Delta", "#8b4513", "Delta",
+          "1 − cosine of z-scored relative frequencies (Smith & Aldridge 2011)",
+          300, _delta_scorer("cosine"))
+
+#: Every attribution method by name, in the order of the paper's table (read-only).
+METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)
+
+
+def get(name: str | Method) -> Method:
+    """The registered method called ``name`` (a Method is returned unchanged)."""
+    if isinstance(name, Method):
+        return name
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown method {name!r}; choose one of {list(_REGISTRY)}")
+    return _REGISTRY[name]

@@ -1,0 +1,98 @@
+"""Feature sets (hclib.features): the token rules, n-gram orders and spec strings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.feature_extraction.text import CountVectorizer
+
+from hclib.features import PAPER_TOKEN_PATTERN, Features, parse_features
+from hclib.text import ngrams, tokenize
+
+TEXT = 'Madison’s “well-known” No. 10, I think; (a 1787 draft!) — don\'t: 50% "yes" `q`?'
+# Characters chosen so that words, digits, the paper's marks and other symbols all occur.
+texts = st.text(alphabet=st.sampled_from(list("abcAIé' \n\t.,;:!?%()-\"`’“”1_Ω")), max_size=60)
+
+
+def test_words_are_tokenize() -> None:
+    assert parse_features("words").items(TEXT) == tokenize(TEXT)
+
+
+def test_words_punct_by_hand() -> None:
+    got = parse_features("words+punct").items(TEXT)
+    assert got == ["madison's", "well", "-", "known", "no", ".", ",", "i", "think", ";", "(",
+                   "a", "draft", "!", ")", "don't", ":", "%", '"', "yes", '"', "`", "q", "`",
+                   "?"]
+
+
+@given(texts)
+def test_words_punct_is_tokenize_plus_marks_in_order(text: str) -> None:
+    got = parse_features("words+punct").items(text)
+    marks = set('.!?%();,:-"`')
+    assert [t for t in got if t not in marks] == tokenize(text)
+    assert [t for t in got if t in marks] == [c for c in text if c in marks]
+
+
+@given(texts)
+def test_paper_tokens_are_the_papers_sklearn_rule(text: str) -> None:
+    analyzer = CountVectorizer(lowercase=True, token_pattern=PAPER_TOKEN_PATTERN).build_analyzer()
+    assert parse_features("paper-tokens").items(text) == analyzer(text)
+
+
+def test_paper_tokens_by_hand() -> None:
+    got = parse_features("paper-tokens").items("I don't say A 1787 x_y.")
+    assert got == ["don", "say", "a", "1787", "x_y", "."]
+
+
+@given(texts, st.integers(1, 4))
+def test_chars_match_sklearn_after_white_space_collapse(text: str, n: int) -> None:
+    collapsed = re.sub(r"\s+", " ", text)
+    analyzer = CountVectorizer(analyzer="char", ngram_range=(n, n), lowercase=False).build_analyzer()
+    assert parse_features(f"chars:{n}").items(text) == analyzer(collapsed)
+
+
+def test_chars_keep_case_and_collapse_space() -> None:
+    assert parse_features("chars:2").items("Ab\n\n c") == ["Ab", "b ", " c"]
+    assert parse_features("chars:1,3").items("abc") == ["a", "b", "c", "abc"]
+
+
+def test_orders_pool_order_by_order() -> None:
+    toks = tokenize(TEXT)
+    expected = toks + ngrams(toks, 2) + ngrams(toks, 3)
+    assert parse_features("words:1-3").items(TEXT) == expected
+    assert parse_features("words:2").items(TEXT) == ngrams(toks, 2)
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "orders"),
+    [("words", "words", (1,)), ("Words+Punct:1-3", "words+punct", (1, 2, 3)),
+     ("chars:3", "chars", (3,)), ("chars:2,4", "chars", (2, 4)),
+     ("paper-tokens:3,1-2", "paper-tokens", (1, 2, 3))],
+)
+def test_spec_parsing_round_trips(spec: str, kind: str, orders: tuple[int, ...]) -> None:
+    f = parse_features(spec)
+    assert (f.kind, f.orders) == (kind, orders)
+    assert parse_features(str(f)) == f
+    assert parse_features(f) is f
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("letters", "unknown features"), ("chars", "need an order"), ("words:0", "positive"),
+     ("words:3-1", "increasing"), ("words:x", "orders must look like"), ("", "unknown")],
+)
+def test_bad_specs_raise(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_features(spec)
+
+
+def test_bad_arguments_raise() -> None:
+    with pytest.raises(TypeError, match="spec string"):
+        parse_features(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="orders"):
+        Features("words", ())
+    with pytest.raises(TypeError, match="must be a str"):
+        parse_features("words").items(b"bytes")  # type: ignore[arg-type]
