@@ -49,7 +49,7 @@ from pathlib import Path
 from .calibration import attribute_by_rank
 from .cleaning import DROPPED_TAGS, _lemma, clean_tagged, clean_tokens, require_tokens, tag_text
 from .cleaning import wordnet_pos
-from .features import Features
+from .features import Features, parse_features
 from .hc import higher_criticism_subset
 from .matrix import corpus_counts
 from .methods import get
@@ -90,6 +90,9 @@ __all__ = [
     "ignored_words",
     "protocol_collection",
     "compare_protocols",
+    "features_collection",
+    "separating_words",
+    "char_ngram_counts",
     "vary",
     "ablation_protocols",
     "read_problem",
@@ -290,15 +293,34 @@ class TokenCache:
             out.append(self._store[key])
         return out
 
-    def proper_names(self, texts: Sequence[str]) -> set[str]:
-        """The lower-cased words tagged ``NNP`` or ``NNPS`` anywhere in ``texts`` (the stand-in
-        for the 2019 code's hand-made list of names when that list cannot be had)."""
-        names: set[str] = set()
+    def items(self, texts: Sequence[str], features: str | Features) -> list[list[str]]:
+        """:meth:`hclib.features.Features.items` of each text, memoised by (text, features)."""
+        feats = parse_features(features)
+        out = []
+        for text in texts:
+            key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), "items", str(feats))
+            if key in self._store:
+                self.hits += 1
+            else:
+                self.misses += 1
+                self._store[key] = feats.items(text)
+            out.append(self._store[key])
+        return out
+
+    def proper_names(self, texts: Sequence[str], share: float = 0.5) -> set[str]:
+        """The lower-cased words that the tagger marks ``NNP`` or ``NNPS`` in more than
+        ``share`` of their occurrences in ``texts`` (the stand-in for the 2019 code's
+        hand-made list of names when that list cannot be had)."""
+        as_name: dict[str, int] = {}
+        seen: dict[str, int] = {}
         for text in texts:
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            names.update(tok.lower() for tok, tag, kind in self._tagged(text, digest)
-                         if kind == "word" and tag in ("NNP", "NNPS"))
-        return names
+            for tok, tag, kind in self._tagged(text, digest):
+                if kind == "word":
+                    word = tok.lower()
+                    seen[word] = seen.get(word, 0) + 1
+                    as_name[word] = as_name.get(word, 0) + (tag in ("NNP", "NNPS"))
+        return {w for w, k in as_name.items() if k > share * seen[w]}
 
 
 # ------------------------------------------------------------------ HC attribution
@@ -963,3 +985,120 @@ def open_set_study(
             "loo_accuracy": result.loo_accuracy,
         })
     return pd.DataFrame(rows).set_index("problem")
+
+
+def features_collection(
+    collection: pd.DataFrame,
+    features: str | Features,
+    n_words: int,
+    cache: TokenCache | None = None,
+    *,
+    method: str = "hc_dagger",
+    gamma: float = 0.25,
+) -> pd.DataFrame:
+    """Min-rule answers of a registry ``method`` on any feature set, for every problem.
+
+    Per problem: the items of :mod:`hclib.features` (e.g. ``"chars:3"``), the ``n_words`` most
+    frequent items of the known texts (ties alphabetically), each candidate's corpus, and the
+    candidate with the smallest discrepancy (:meth:`hclib.methods.Method.score`). No cleaning.
+    Columns ``problem``, ``doc_id``, ``author`` (the truth) and ``answer``.
+    """
+    cache = cache if cache is not None else TokenCache()
+    scorer = get(method)
+    frames = []
+    for problem in collection.problem.unique():
+        known, unknown = problem_parts(collection, problem)
+        known_items = cache.items(list(known.text), features)
+        vocab = most_frequent(known_items, n_words)
+        known_counts = count_matrix(known_items, vocab)
+        unknown_counts = count_matrix(cache.items(list(unknown.text), features), vocab)
+        labels = list(known.author)
+        d = scorer.score(unknown_counts, known_counts, labels, gamma=gamma)
+        cands = list(dict.fromkeys(labels))
+        frames.append(unknown[["problem", "doc_id", "author"]].assign(
+            answer=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
+    return pd.concat(frames, ignore_index=True)
+
+
+def separating_words(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    pvalue: str = "distance",
+    min_count: int = 0,
+    gamma: float = 0.25,
+) -> tuple[float, np.ndarray]:
+    r"""HC† of two tables under a protocol's P-value choices, and the mask of :math:`W^\dagger`.
+
+    P-values by ``pvalue`` ranking (:func:`hclib.pvalues.allocation_pvalues_by`), words with
+    :math:`x_w + y_w <` ``min_count`` dropped (they get no P-value and are never in
+    :math:`W^\dagger`), HC† with ``gamma`` over the rest
+    (:func:`hclib.hc.higher_criticism_subset`); :math:`W^\dagger` = the kept words whose
+    P-value is at most the HC threshold. With the defaults this is
+    :func:`hclib.hc_discrepancy` ``(x, y, gamma)``.
+    """
+    x, y = np.asarray(x), np.asarray(y)
+    pv = allocation_pvalues_by(x, y, pvalue)
+    keep = x + y >= min_count
+    res = higher_criticism_subset(pv, keep, gamma=gamma)
+    return float(res.hc), keep & (pv <= res.threshold)
+
+
+def _code_points(text: str) -> np.ndarray:
+    """The text as :mod:`hclib.features` ``chars`` sees it (NFC, white space runs -> one
+    space), as an array of Unicode code points."""
+    import unicodedata
+
+    clean = re.sub(r"\s+", " ", unicodedata.normalize("NFC", text))
+    return np.frombuffer(clean.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+
+
+def char_ngram_counts(
+    texts: Sequence[str], n: int, n_items: int
+) -> tuple[np.ndarray, list[str]]:
+    """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
+
+    The n-grams are those of :mod:`hclib.features` kind ``chars`` (case kept, white space
+    collapsed), counted with NumPy on integer codes (for book-length texts, where
+    :meth:`~hclib.features.Features.items` would build millions of strings). Returns the
+    (texts × items) count matrix and the items, most frequent first, ties alphabetically.
+    """
+    if n < 1 or n_items < 1:
+        raise ValueError(f"n and n_items must be positive, got n={n}, n_items={n_items}")
+    codes = [_code_points(t) for t in texts]
+    alphabet = np.unique(np.concatenate(codes)) if codes else np.array([], dtype=np.int64)
+    bits = max(int(alphabet.size).bit_length(), 1)
+    if n * bits > 62:
+        raise ValueError(f"{n}-grams over {alphabet.size} characters do not fit in 62 bits")
+    grams, tallies = [], []
+    for c in codes:
+        dense = np.searchsorted(alphabet, c)
+        ids = np.zeros(max(dense.size - n + 1, 0), dtype=np.int64)
+        for i in range(n):
+            ids = (ids << bits) | dense[i : dense.size - n + 1 + i]
+        g, k = np.unique(ids, return_counts=True)
+        grams.append(g)
+        tallies.append(k)
+    pooled_ids, inverse = np.unique(np.concatenate(grams), return_inverse=True)
+    pooled = np.bincount(inverse, weights=np.concatenate(tallies)).astype(np.int64)
+
+    def decode(gram_id: int) -> str:
+        chars = [(gram_id >> (bits * (n - 1 - i))) & ((1 << bits) - 1) for i in range(n)]
+        return "".join(chr(int(alphabet[j])) for j in chars)
+
+    # the n_items largest counts; ties at the boundary resolved alphabetically
+    order = np.argsort(-pooled, kind="stable")
+    cut = pooled[order[min(n_items, order.size) - 1]]
+    candidates = order[pooled[order] >= cut]
+    ranked = sorted(candidates, key=lambda j: (-pooled[j], decode(int(pooled_ids[j]))))
+    chosen = np.asarray(ranked[:n_items], dtype=np.int64)
+    items = [decode(int(pooled_ids[j])) for j in chosen]
+    vocab_ids = pooled_ids[chosen]
+    by_id = np.argsort(vocab_ids)
+    sorted_ids = vocab_ids[by_id]
+    counts = np.zeros((len(texts), len(items)), dtype=np.int64)
+    for row, (g, k) in enumerate(zip(grams, tallies)):
+        pos = np.minimum(np.searchsorted(sorted_ids, g), sorted_ids.size - 1)
+        hit = sorted_ids[pos] == g
+        counts[row, by_id[pos[hit]]] = k[hit]
+    return counts, items

@@ -147,3 +147,54 @@ def test_attribute_collection_accepts_a_protocol_and_refuses_mixed_options():
     assert (out.hc_min == out.author).mean() >= 2 / 3
     with pytest.raises(ValueError, match="either protocol"):
         pan.attribute_collection(df, protocol=proto, gamma=0.3)
+
+
+def _pan_folder(root, rng) -> None:
+    """A tiny PAN-layout dataset: one English problem, 3 candidates, 3 known + 1 unknown each."""
+    import json
+
+    words = "the a of and to in he she it was said : , . ! walked home then".split()
+    root.mkdir(parents=True)
+    (root / "collection-info.json").write_text(json.dumps(
+        [{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}]))
+    base = root / "problem00001"
+    cands = [f"candidate0000{i}" for i in range(1, 4)]
+    (base / "unknown").mkdir(parents=True)
+    (base / "problem-info.json").write_text(json.dumps(
+        {"unknown-folder": "unknown", "candidate-authors": [{"author-name": c} for c in cands]}))
+    truth = []
+    for i, c in enumerate(cands):
+        p = np.roll(np.r_[[0.2] * 3, [0.4 / (len(words) - 3)] * (len(words) - 3)], 3 * i)
+        (base / c).mkdir()
+        for j in range(3):
+            (base / c / f"known{j}.txt").write_text(
+                "Harry " + " ".join(rng.choice(words, 400, p=p)), encoding="utf-8")
+        (base / "unknown" / f"unknown{i}.txt").write_text(
+            " ".join(rng.choice(words, 400, p=p)), encoding="utf-8")
+        truth.append({"unknown-text": f"unknown{i}.txt", "true-author": c})
+    (base / "ground-truth.json").write_text(json.dumps({"ground_truth": truth}))
+
+
+def test_cli_pan_protocol(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    _pan_folder(tmp_path / "data", np.random.default_rng(4))
+    env = {**os.environ, "HCLIB_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run(
+        [sys.executable, "-m", "hclib", "pan", str(tmp_path / "data"), "--out",
+         str(tmp_path / "out"), "--protocol", "paper-code"],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    answers = json.loads((tmp_path / "out" / "answers-problem00001.json").read_text())
+    assert sorted(a["unknown-text"] for a in answers) == [f"unknown{i}.txt" for i in range(3)]
+    assert "names kept out of the vocabulary" in run.stderr
+    assert "macro-F1" in run.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "hclib", "pan", str(tmp_path / "data"), "--out",
+         str(tmp_path / "out"), "--protocol", "paper-code", "--gamma", "0.3"],
+        capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 2 and "--protocol fixes every choice" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
