@@ -773,18 +773,28 @@ def ignored_words(
     """The words that the ``"list"`` name removal keeps out of the vocabulary, and their source.
 
     The 2019 code's list (:func:`paper_code_ignored_words`) where :mod:`hclib.data` can supply
-    :data:`NAMES_FILE`; otherwise the stand-in: every word tagged ``NNP``/``NNPS`` in the
-    collection's known texts (:meth:`TokenCache.proper_names`) plus the code's fixed pronouns,
-    titles and numbers. The source is ``"AuthAttLib list"`` or ``"POS stand-in"``.
+    :data:`NAMES_FILE`; otherwise the stand-in: every word that the tagger marks ``NNP``/``NNPS``
+    in most of its occurrences in the collection's known texts (:meth:`TokenCache.proper_names`)
+    plus the code's fixed pronouns, titles and numbers. The source is ``"AuthAttLib list"`` or
+    ``"POS stand-in"``.
     """
+    import logging
+
+    import pooch
+
     from .data import DataNotFoundError
 
+    logger = pooch.get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # no "Downloading ..." line in chapters and CLI output
     try:
         return paper_code_ignored_words(), "AuthAttLib list"
     except DataNotFoundError:
         cache = cache if cache is not None else TokenCache()
         known = collection[collection.role == "known"].text.unique()
         return paper_code_ignored_words(sorted(cache.proper_names(list(known)))), "POS stand-in"
+    finally:
+        logger.setLevel(level)
 
 
 def protocol_collection(

@@ -198,3 +198,39 @@ def test_cli_pan_protocol(tmp_path):
         capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and "--protocol fixes every choice" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_char_ngram_counts_match_the_chars_features():
+    from hclib.features import Features
+    from hclib.text import count_matrix, most_frequent
+
+    texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the"]
+    for n in (1, 2, 3, 4):
+        counts, items = pan.char_ngram_counts(texts, n, 12)
+        docs = [Features("chars", (n,)).items(t) for t in texts]
+        assert items == most_frequent(docs, 12)
+        np.testing.assert_array_equal(counts, count_matrix(docs, items))
+    with pytest.raises(ValueError, match="positive"):
+        pan.char_ngram_counts(texts, 0, 5)
+
+
+def test_separating_words_defaults_to_hc_discrepancy_and_drops_rare_words():
+    import hclib
+
+    rng = np.random.default_rng(7)
+    x, y = rng.poisson(4, 300), rng.poisson(6, 300)
+    x[:40] += rng.poisson(8, 40)
+    hc, mask = pan.separating_words(x, y)
+    ref = hclib.hc_discrepancy(x, y, gamma=0.25)
+    assert hc == pytest.approx(float(ref.hc), rel=1e-12)
+    np.testing.assert_array_equal(mask, ref.mask)
+    _, mask3 = pan.separating_words(x, y, pvalue="probability", min_count=3)
+    assert not mask3[x + y < 3].any()
+
+
+def test_stand_in_names_are_words_mostly_tagged_as_names():
+    cache = pan.TokenCache()
+    texts = ["Harry went home. Then Harry said that the Bank was closed.",
+             "The bank is near. Harry and Ron walked to the bank."]
+    names = cache.proper_names(texts)
+    assert {"harry", "ron"} <= names and "bank" not in names and "the" not in names
