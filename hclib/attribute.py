@@ -410,11 +410,13 @@ class Attribution:
         ax.scatter(1000 * rows["count"] / total, y, marker="|", color="black", s=160, zorder=4,
                    label=f"text {ex.text}")
         ax.set_yticks(y, rows["word"])
-        ax.set_xscale("symlog", linthresh=0.1)
-        ax.set_xlabel("rate per 1,000 tokens")
+        ax.set_xscale("symlog", linthresh=0.1)  # logarithmic, but a rate of 0 can be shown
+        ax.set_xlim(left=0)
+        ax.set_xlabel("rate per 1,000 tokens (logarithmic above 0.1)")
         ax.set_title(f"{ex.text}: HC† {ex.authors[0]} {ex.hc[0]:.2f}, "
                      f"{ex.authors[1]} {ex.hc[1]:.2f}")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04 - 1.2 / (len(rows) + 4)),
+                  ncol=3, fontsize=8)
         return ax
 
     # ---- export

@@ -157,7 +157,7 @@ def _run_pan(args: argparse.Namespace) -> int:
     if not dataset.is_dir():
         raise UsageError(f"DATASET_DIR {dataset} is not a folder")
     entries = _json(dataset / "collection-info.json")
-    if not isinstance(entries, list):
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise UsageError(f"{dataset / 'collection-info.json'} must list the problems")
     if args.language:
         entries = [e for e in entries if e.get("language") == args.language]

@@ -591,7 +591,7 @@ def approximation_agreement(
     number of works, the share whose attribution is unchanged, both accuracies and both compute
     times in seconds.
     """
-    if method not in ("hc_dagger", "hc_star"):
+    if get(method).family != "HC":
         raise ValueError(f"the approximate mode exists for the HC measures only, not {method!r}")
     n = max(result.vocab_sizes) if vocab_size is None else int(vocab_size)
     counts, labels, _ = _collection_arrays(collection, None if hasattr(collection, "counts")

@@ -932,8 +932,12 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
         raise ValueError(f"{name}: no unknown texts in {unknown_dir}")
     truth = None
     if (base / "ground-truth.json").is_file():
-        entries = _json(base / "ground-truth.json")["ground_truth"]  # type: ignore[index]
-        truth = {e["unknown-text"]: e["true-author"] for e in entries}
+        try:
+            entries = _json(base / "ground-truth.json")["ground_truth"]  # type: ignore[index]
+            truth = {e["unknown-text"]: e["true-author"] for e in entries}
+        except (TypeError, KeyError):
+            raise ValueError(f"{base / 'ground-truth.json'} has no 'ground_truth' list of "
+                             "unknown-text/true-author entries") from None
     return Problem(name, language, known, unknown, truth)
 
 

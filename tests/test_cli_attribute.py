@@ -1,0 +1,132 @@
+"""The hclib command: `hclib attribute` and `hclib pan` as subprocesses on temporary folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hclib.cli import main
+from test_attribute import make_texts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def hclib_cmd(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "hclib", *map(str, args)], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("texts")
+    known, unknown, truth = make_texts(5)
+    for a, texts in known.items():
+        (root / "known" / a).mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (root / "known" / a / f"{a}{i}.txt").write_text(t, encoding="utf-8")
+    (root / "unknown").mkdir()
+    for name, t in unknown.items():
+        (root / "unknown" / name).write_text(t, encoding="utf-8")
+    return root, truth
+
+
+def test_attribute_prints_a_table_and_json(folders) -> None:
+    root, truth = folders
+    run = hclib_cmd("attribute", root / "known", root / "unknown", "--vocabulary", "60",
+                    "--explain", "3")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "runner-up" in lines[0] and "discriminating words" in lines[0]
+    for name, author in truth.items():
+        row = next(line for line in lines if line.startswith(name))
+        assert row.split()[1] == author
+        assert row.count("→") == 3
+    assert "leave-one-out accuracy on the 12 known texts: 100.0%" in run.stdout
+    run = hclib_cmd("attribute", root / "known", root / "unknown" / "ann-0.txt", "--json",
+                    "--method", "burrows_delta", "--features", "words:1-2", "--reject", "0.9")
+    payload = json.loads(run.stdout)
+    assert payload["method"] == "burrows_delta" and payload["features"] == "words:1-2"
+    assert [t["text"] for t in payload["texts"]] == ["ann-0.txt"]
+    run = hclib_cmd("attribute", root / "known", root / "unknown", "--csv", "--rule", "rank")
+    assert run.returncode == 0 and run.stdout.startswith("text,author,runner_up,margin")
+
+
+@pytest.mark.parametrize(
+    ("make", "args", "message"),
+    [(None, ["--method", "delta"], "unknown method 'delta'"),
+     (None, ["--features", "letters"], "unknown features"),
+     ("empty_dir", [], "holds no text files"),
+     ("author_without_texts", [], "has no texts"),
+     ("latin1", [], "is not UTF-8 text"),
+     ("numbers_only", [], "is empty after tokenisation"),
+     ("missing", [], "does not exist"),
+     (None, ["--reject", "2"], "strictly between 0 and 1")],
+)
+def test_bad_input_exits_2_with_one_line(folders, tmp_path, capsys, make, args, message) -> None:
+    root, _ = folders
+    known, unknown = root / "known", root / "unknown"
+    if make == "empty_dir":
+        unknown = tmp_path / "empty"
+        unknown.mkdir()
+    elif make == "author_without_texts":
+        known = tmp_path / "known"
+        for a in ("ann", "bob"):
+            (known / a).mkdir(parents=True)
+        (known / "ann" / "1.txt").write_text("a text")
+    elif make == "latin1":
+        unknown = tmp_path / "bad.txt"
+        unknown.write_bytes("caf\xe9 au lait".encode("latin-1"))
+    elif make == "numbers_only":
+        unknown = tmp_path / "numbers.txt"
+        unknown.write_text("1787 -- 1788")
+    elif make == "missing":
+        unknown = tmp_path / "nothing-here.txt"
+    # in-process for speed; test_attribute_errors_as_a_subprocess checks the real command
+    assert main(["attribute", str(known), str(unknown), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_attribute_errors_as_a_subprocess(folders) -> None:
+    root, _ = folders
+    run = hclib_cmd("attribute", root / "known", root / "unknown", "--method", "delta")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("hclib attribute: error: unknown method 'delta'")
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_pan_writes_answers_and_scores(folders, tmp_path) -> None:
+    root, truth = folders
+    data = tmp_path / "pan"
+    problem = data / "problem00001"
+    (problem / "unknown").mkdir(parents=True)
+    names = {}
+    for i, a in enumerate(sorted(p.name for p in (root / "known").iterdir()), start=1):
+        cand = f"candidate{i:05d}"
+        names[a] = cand
+        (problem / cand).mkdir()
+        for j, f in enumerate(sorted((root / "known" / a).iterdir()), start=1):
+            (problem / cand / f"known{j:05d}.txt").write_text(f.read_text())
+    for f in sorted((root / "unknown").iterdir()):
+        (problem / "unknown" / f.name).write_text(f.read_text())
+    (data / "collection-info.json").write_text(json.dumps(
+        [{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}]))
+    (problem / "problem-info.json").write_text(json.dumps(
+        {"unknown-folder": "unknown",
+         "candidate-authors": [{"author-name": c} for c in names.values()]}))
+    (problem / "ground-truth.json").write_text(json.dumps({"ground_truth": [
+        {"unknown-text": n, "true-author": names[a]} for n, a in truth.items()]}))
+    run = hclib_cmd("pan", data, "--out", tmp_path / "answers", "--vocabulary", "60")
+    assert run.returncode == 0, run.stderr
+    answers = json.loads((tmp_path / "answers" / "answers-problem00001.json").read_text())
+    assert {a["unknown-text"]: a["predicted-author"] for a in answers} == \
+        {n: names[a] for n, a in truth.items()}
+    assert "mean macro-F1 1.000, mean accuracy 1.000" in run.stdout
+    run = hclib_cmd("pan", tmp_path / "answers", "--out", tmp_path / "x")
+    assert run.returncode == 2 and "collection-info.json is missing" in run.stderr
