@@ -738,8 +738,21 @@ def protocol_attribute(
 
 
 def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
-                  candidates, problem: str) -> tuple[list, np.ndarray, np.ndarray]:
-    """Candidates, P-values and :math:`n = x + y` of every (unknown text, candidate, word)."""
+                  candidates, problem: str, grams: dict | None = None
+                  ) -> tuple[list, np.ndarray, np.ndarray]:
+    """Candidates, P-values and :math:`n = x + y` of every (unknown text, candidate, word).
+
+    ``grams`` memoises the n-grams of token lists (keyed by the list's identity, which the
+    value keeps alive) across the problems and protocols of one :func:`compare_protocols`."""
+    grams = {} if grams is None else grams
+
+    def items(doc, drop):
+        key = (id(doc), proto.orders, id(drop) if drop else None)
+        if key not in grams:
+            kept = [t for t in doc if t not in drop] if drop else doc
+            grams[key] = (doc, drop, ngram_items(kept, proto.orders))
+        return grams[key][2]
+
     where = f"{problem}: " if problem else ""
     known_authors = list(known_authors)
     if len(known_tokens) == 0 or len(unknown_tokens) == 0:
@@ -750,11 +763,9 @@ def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, 
     missing = [c for c in cands if c not in set(known_authors)]
     if missing or set(known_authors) - set(cands):
         raise ValueError(f"{where}the candidates {cands} do not match the known texts' authors")
-    choose = [ngram_items([t for t in doc if t not in ignored], proto.orders)
-              for doc in known_tokens]
-    vocab = most_frequent(choose, proto.n_words)
-    counts = count_matrix([ngram_items(doc, proto.orders)
-                           for doc in [*known_tokens, *unknown_tokens]], vocab)
+    vocab = most_frequent([items(doc, ignored) for doc in known_tokens], proto.n_words)
+    counts = count_matrix([items(doc, None) for doc in [*known_tokens, *unknown_tokens]],
+                          vocab)
     seen, corpora, _ = corpus_counts(counts[: len(known_tokens)], known_authors)
     corpora = corpora[[seen.index(c) for c in cands]]
     x = counts[len(known_tokens):, None, :]          # (unknown, 1, words)
@@ -836,6 +847,7 @@ def compare_protocols(
         shared = (p.punctuation, p.names, p.lemmatize, p.pvalue, p.n_words, p.orders)
         groups.setdefault(shared, []).append(key)
     frames: dict[Hashable, list[pd.DataFrame]] = {key: [] for key in protos}
+    grams: dict = {}
     for problem in collection.problem.unique():
         known, unknown = problem_parts(collection, problem)
         for keys in groups.values():
@@ -843,7 +855,8 @@ def compare_protocols(
             cands, pv, n = _pair_pvalues(
                 cache.protocol_tokens(list(known.text), proto), known.author,
                 cache.protocol_tokens(list(unknown.text), proto), proto,
-                ignored if proto.names == "list" else frozenset(), _candidates(known), problem)
+                ignored if proto.names == "list" else frozenset(), _candidates(known), problem,
+                grams)
             for key in keys:
                 d = _protocol_hc(pv, n, protos[key])
                 frames[key].append(unknown[["problem", "doc_id", "author"]].assign(
