@@ -458,10 +458,17 @@ def test_loader_downloads_from_registered_source(
     assert (tmp_path / "cache" / COMMON_WORDS).is_file()
 
 
+#: Registered downloads that the shared data folder does not hold (yet): the paper code's list
+#: of names (hclib.pan, protocol paper-code), which falls back to a stand-in without it.
+NOT_IN_SHARED_DATA = {"wordlists/authattlib-list_of_names.txt"}
+
+
 @needs_data
 def test_registered_hashes_match_the_shared_data(real_data: Path) -> None:
     for relpath, (_, sha256) in REGISTRY.items():
         if sha256 is not None:
+            if relpath in NOT_IN_SHARED_DATA and not (real_data / relpath).exists():
+                continue
             assert pooch.file_hash(str(real_data / relpath)) == sha256, relpath
 
 
