@@ -85,6 +85,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--language", default=None, metavar="LANG",
                    help="only the problems of this language (e.g. en)")
     _options(q)
+    q.add_argument("--protocol", choices=("paper-text", "paper-code"), default=None,
+                   help="run the paper's PAN 2018 pipeline instead: paper-text as its text "
+                        "states it (names and numbers removed by POS tags, WordNet lemmas, "
+                        "word 1-3-grams, HC† with γ0 = 0.25), paper-code as its 2019 code ran "
+                        "it (punctuation tokens, a list of names kept out of the vocabulary, "
+                        "binomtest P-values, words counted fewer than 3 times dropped, "
+                        "γ0 = 0.45); see hclib.studies.pan.PROTOCOLS. Not combinable with --method, "
+                        "--features, --vocabulary, --rule, --reject or --gamma")
     q.set_defaults(func=_run_pan)
 
 
@@ -143,7 +151,7 @@ def _top_words(result: Attribution, name: str, n: int) -> str:
 
 
 def _run_pan(args: argparse.Namespace) -> int:
-    from .pan import _json, pan_scores, read_problem, write_answers
+    from .studies.pan import _json, pan_scores, read_problem, write_answers
 
     dataset = Path(args.dataset)
     if not dataset.is_dir():
@@ -155,13 +163,24 @@ def _run_pan(args: argparse.Namespace) -> int:
         entries = [e for e in entries if e.get("language") == args.language]
         if not entries:
             raise UsageError(f"no problem of language {args.language!r} in {dataset}")
+    if args.protocol is not None:
+        chosen = {o: getattr(args, o) for o in ("method", "features", "vocabulary", "rule",
+                                                  "reject", "gamma")}
+        if chosen != {"method": "hc_dagger", "features": "words", "vocabulary": None,
+                      "rule": "min", "reject": None, "gamma": 0.25}:
+            raise UsageError("--protocol fixes every choice of the pipeline; leave out "
+                             "--method, --features, --vocabulary, --rule, --reject and --gamma")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for entry in tqdm(entries, desc="problems", unit="problem", delay=2.0):
-        problem = read_problem(dataset, entry)
-        result = _attribute(problem.known, problem.unknown, args)
-        answers = result.prediction
+    problems = [read_problem(dataset, entry) for entry in entries]
+    if args.protocol is not None:
+        protocol_answers = _protocol_answers(problems, args.protocol)
+    for problem in tqdm(problems, desc="problems", unit="problem", delay=2.0):
+        if args.protocol is not None:
+            answers = protocol_answers[problem.name]
+        else:
+            answers = _attribute(problem.known, problem.unknown, args).prediction
         write_answers(out / f"answers-{problem.name}.json", list(answers.index), list(answers))
         if problem.truth is not None:
             missing = [t for t in answers.index if t not in problem.truth]
@@ -170,10 +189,35 @@ def _run_pan(args: argparse.Namespace) -> int:
             truth = [problem.truth[t] for t in answers.index]
             rows.append({"problem": problem.name, "language": problem.language,
                          **pan_scores(truth, answers.to_numpy(), problem=problem.name)})
-    print(f"wrote {len(entries)} answer file(s) to {out}")
+    print(f"wrote {len(problems)} answer file(s) to {out}")
     if rows:
         scores = pd.DataFrame(rows).set_index("problem")
         print(scores.to_string(float_format="{:.3f}".format))
         print(f"mean macro-F1 {scores['macro_f1'].mean():.3f}, "
               f"mean accuracy {np.mean(scores['accuracy']):.3f}")
     return 0
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text") from None
+
+
+def _protocol_answers(problems: list, protocol: str) -> dict[str, pd.Series]:
+    """Answers of :func:`hclib.studies.pan.protocol_collection` for every problem, by unknown file."""
+    from .studies.pan import TokenCache, ignored_words, protocol_collection
+
+    rows = [(p.name, "known", author, path.name, _read_text(path))
+            for p in problems for author, paths in p.known.items() for path in paths]
+    rows += [(p.name, "unknown", None, path.name, _read_text(path))
+             for p in problems for path in p.unknown]
+    table = pd.DataFrame(rows, columns=["problem", "role", "author", "doc_id", "text"])
+    cache = TokenCache()
+    ignored, source = ignored_words(table, cache)
+    if protocol == "paper-code":
+        print(f"names kept out of the vocabulary: {source}", file=sys.stderr)
+    answers = protocol_collection(table, protocol, cache, ignored=ignored)
+    return {name: group.set_index("doc_id").hc_min for name, group in
+            answers.groupby("problem", sort=False)}

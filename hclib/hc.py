@@ -25,7 +25,8 @@ from numpy.typing import ArrayLike
 
 from ._checks import check_gamma, check_pvalues
 
-__all__ = ["HCResult", "VARIANTS", "higher_criticism", "hc_scores", "n_candidates", "z_curve"]
+__all__ = ["HCResult", "VARIANTS", "higher_criticism", "higher_criticism_subset", "hc_scores",
+           "n_candidates", "z_curve"]
 
 Variant = Literal["dagger", "star"]
 VARIANTS: tuple[str, ...] = ("dagger", "star")
@@ -151,3 +152,50 @@ def z_curve(pvalues: ArrayLike, gamma: float | None = None
     smallest = smallest_sorted(pv, min(k, n_words - 1))
     ranks = np.arange(1, smallest.shape[-1] + 1) / n_words
     return ranks, smallest, hc_scores(smallest, n_words)
+
+
+
+def higher_criticism_subset(
+    pvalues: ArrayLike, keep: ArrayLike, gamma: float = 0.25, variant: Variant = "dagger"
+) -> HCResult:
+    r"""Higher criticism of the P-values where ``keep`` is true, each row with its own :math:`N`.
+
+    Row by row (last axis), :math:`N = \#\{w : \mathrm{keep}_w\}` and the scan of
+    :func:`higher_criticism` runs over the kept P-values only: :math:`z_i` with this :math:`N`,
+    :math:`1 \le i \le \lfloor\gamma_0 N\rfloor` and, for HC†, :math:`\pi_{(i)} \ge 1/N`. This is
+    how the paper's 2019 code treats words that get no P-value (fewer than its minimum count):
+    they are dropped, so :math:`N` shrinks per pair. With ``keep`` all true the result equals
+    :func:`higher_criticism`. Raises ``ValueError`` when a row keeps fewer than
+    :math:`1/\gamma_0` words, or when ``keep`` does not match the P-values' shape.
+    """
+    pv = check_pvalues(pvalues)
+    gamma = check_gamma(gamma)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
+    keep = np.asarray(keep)
+    if keep.dtype != bool or keep.shape != pv.shape:
+        raise ValueError(f"keep must be a boolean array of the P-values' shape {pv.shape}, "
+                         f"got {keep.dtype} {keep.shape}")
+    n_words = keep.sum(axis=-1)
+    k = np.floor(gamma * n_words * (1 + 1e-12)).astype(np.int64)
+    if (k < 1).any():
+        raise ValueError(f"a row keeps only {int(n_words.min())} words: gamma * N < 1")
+    kmax = int(k.max())
+    smallest = smallest_sorted(np.where(keep, pv, np.inf), kmax)
+    n = n_words[..., None].astype(np.float64)
+    i = np.arange(1, kmax + 1, dtype=np.float64)
+    u = i / n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.sqrt(n) * (u - smallest) / np.sqrt(u * (1.0 - u))
+    in_range = i <= k[..., None]
+    if variant == "dagger":
+        allowed = in_range & (smallest >= 1.0 / n)
+        allowed |= in_range & ~allowed.any(axis=-1, keepdims=True)  # fall back to HC*
+    else:
+        allowed = in_range
+    i0 = np.argmax(np.where(allowed, z, -np.inf), axis=-1)
+    hc = np.take_along_axis(z, i0[..., None], axis=-1)[..., 0]
+    thr = np.take_along_axis(smallest, i0[..., None], axis=-1)[..., 0]
+    if hc.ndim == 0:
+        return HCResult(float(hc), float(thr), int(i0) + 1)
+    return HCResult(hc, thr, i0 + 1)

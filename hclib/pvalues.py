@@ -43,14 +43,19 @@ __all__ = [
     "allocation_null",
     "expected_counts",
     "binomial_two_sided_pvalues",
+    "binomial_probability_pvalues",
+    "allocation_probability_pvalues",
+    "PVALUE_RANKINGS",
+    "allocation_pvalues_by",
 ]
 
 
 try:  # SciPy's Boost binomial tails as bare ufuncs (what scipy.stats.binom calls internally)
     from scipy.special._ufuncs import _binom_cdf as _boost_cdf
+    from scipy.special._ufuncs import _binom_pmf as _boost_pmf
     from scipy.special._ufuncs import _binom_sf as _boost_sf
 except ImportError:  # pragma: no cover - a SciPy without them: go through scipy.stats
-    _boost_cdf = _boost_sf = None
+    _boost_cdf = _boost_sf = _boost_pmf = None
 
 
 def binom_cdf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -203,3 +208,120 @@ def expected_counts(x: ArrayLike, y: ArrayLike) -> np.ndarray:
     """
     n, p = allocation_null(x, y)
     return n * p
+
+
+# ------------------------------------------------------------------ probability-ranked P-value
+
+#: The two definitions of the two-sided binomial P-value: ``"distance"`` ranks outcomes by their
+#: distance from the mean (the paper's formula, hclib's default), ``"probability"`` by their
+#: probability (``scipy.stats.binomtest``, the paper's 2019 code).
+PVALUE_RANKINGS: tuple[str, ...] = ("distance", "probability")
+
+
+def _binom_pmf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``scipy.stats.binom.pmf`` for integer ``k`` of any sign (0 outside 0..n)."""
+    if _boost_pmf is None:  # pragma: no cover
+        return stats.binom.pmf(k, n, p)
+    out = np.zeros(np.broadcast(k, n, p).shape)
+    _boost_pmf(k, n, p, out=out, where=(k >= 0) & (k <= n))
+    return out
+
+
+def _search(lo: np.ndarray, hi: np.ndarray, n, p, target, sign: float) -> np.ndarray:
+    """``scipy.stats._binomtest._binary_search_for_binom_tst`` run elementwise (1-d arrays).
+
+    With ``a(j) = sign * pmf(j)``, increasing on ``[lo, hi]``, returns ``i`` with
+    ``a(i) <= target < a(i + 1)``, taking every step of SciPy's loop (same midpoints, same
+    early exit on equality) so that the index is the one SciPy finds. Each round evaluates the
+    pmf only where the search is still running.
+    """
+    lo, hi = lo.copy(), hi.copy()
+    found = np.full(lo.shape, -1, dtype=np.int64)
+    idx = np.flatnonzero(lo < hi)
+    while idx.size:
+        l, h = lo[idx], hi[idx]
+        mid = l + (h - l) // 2
+        val = sign * _binom_pmf(mid, n[idx], p[idx])
+        t = target[idx]
+        less, more = val < t, val > t
+        equal = ~less & ~more
+        found[idx[equal]] = mid[equal]
+        lo[idx[less]] = mid[less] + 1
+        hi[idx[more]] = mid[more] - 1
+        keep = ~equal & (lo[idx] < hi[idx])
+        idx = idx[keep]
+    last = np.where(sign * _binom_pmf(lo, n, p) <= target, lo, lo - 1)
+    return np.where(found >= 0, found, last)
+
+
+def binomial_probability_pvalues(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> np.ndarray:
+    r"""Two-sided binomial P-value ranked by probability, elementwise with broadcasting.
+
+    .. math::
+
+        \pi = \sum_{k:\ f(k) \le f(x)\,(1 + 10^{-7})} f(k), \qquad
+        f(k) = \binom{n}{k} p^k (1-p)^{n-k},
+
+    the P-value of ``scipy.stats.binomtest(x, n, p).pvalue`` (and of the older
+    ``scipy.stats.binom_test`` that the paper's 2019 code called), computed as SciPy does: the
+    tail on the far side of the mode is found by SciPy's own binary search, so the values agree
+    with ``binomtest`` to the last bit. It is 1 when :math:`x = np`. Unlike the paper's
+    :math:`\Pr(|K - np| \ge |x - np|)` (:func:`binomial_two_sided_pvalues`), the far tail
+    collects the outcomes that are *less likely* than :math:`x`, not those *farther* from
+    :math:`np`; the two differ whenever the binomial is skewed.
+    """
+    x = as_counts(np.atleast_1d(x), "x")
+    n = as_counts(np.atleast_1d(n), "n")
+    p = np.asarray(p, dtype=np.float64)
+    if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
+        raise ValueError("p must be a probability in [0, 1] (no NaN)")
+    if (x > n).any():
+        raise ValueError("x must not exceed n")
+    x, n, p = np.broadcast_arrays(x, n, p)
+    shape = x.shape
+    x, n, p = x.ravel(), n.ravel(), p.ravel()
+    mean = p * n
+    pval = np.ones(x.shape)
+    d = _binom_pmf(x, n, p) * (1 + 1e-7)
+    # x below the mean: the far tail starts at the first j in [ceil(np), n] with pmf(j) <= d.
+    b = np.flatnonzero(x < mean)
+    nb, pb = n[b], p[b]
+    ix = _search(np.ceil(mean[b]).astype(np.int64), nb.copy(), nb, pb, -d[b], -1.0)
+    y = nb - ix + (d[b] == _binom_pmf(ix, nb, pb))
+    pval[b] = binom_cdf(x[b], nb, pb) + binom_sf(nb - y, nb, pb)
+    # x above the mean: the far tail ends at the last j in [0, floor(np)] with pmf(j) <= d.
+    a = np.flatnonzero(x > mean)
+    na, pa = n[a], p[a]
+    ix = _search(np.zeros(a.size, dtype=np.int64), np.floor(mean[a]).astype(np.int64), na, pa,
+                 d[a], 1.0)
+    pval[a] = binom_cdf(ix, na, pa) + binom_sf(x[a] - 1, na, pa)
+    return np.minimum(pval, 1.0).reshape(shape)
+
+
+def allocation_probability_pvalues(x: ArrayLike, y: ArrayLike) -> np.ndarray:
+    r"""Binomial-allocation P-values of every word, ranked by probability (``binomtest``).
+
+    As :func:`allocation_pvalues` (:math:`n = x + y`, :math:`p = (T_1 - x)/(T_1 + T_2 - n)`),
+    but :math:`\pi = ` ``binomtest(x, n, p).pvalue`` (:func:`binomial_probability_pvalues`):
+    the P-value of the paper's 2019 code (``HC_aux.pval_bin``). Not exactly symmetric in the
+    two tables (floating point). A word with :math:`n = 0` gets 1; where :math:`p` is undefined
+    (both tables use only this word) the P-value is 1.
+    """
+    x, y = check_table_pair(x, y)
+    x, y = np.broadcast_arrays(x, y)
+    t1 = x.sum(axis=-1, keepdims=True)
+    t2 = y.sum(axis=-1, keepdims=True)
+    n = x + y
+    den = t1 + t2 - n
+    p = np.where(den > 0, (t1 - x) / np.where(den > 0, den, 1), 0.5)
+    return np.where(den > 0, binomial_probability_pvalues(x, n, p), 1.0)
+
+
+def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance") -> np.ndarray:
+    """:func:`allocation_pvalues` (``ranking="distance"``, the paper's formula) or
+    :func:`allocation_probability_pvalues` (``"probability"``, ``scipy.stats.binomtest``)."""
+    if ranking == "distance":
+        return allocation_pvalues(x, y)
+    if ranking == "probability":
+        return allocation_probability_pvalues(x, y)
+    raise ValueError(f"unknown P-value ranking {ranking!r}; choose one of {PVALUE_RANKINGS}")

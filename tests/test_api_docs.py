@@ -12,19 +12,19 @@ sphinx_hclib_api = pytest.importorskip("sphinx_hclib_api")
 
 
 def test_public_modules_lists_the_package_first_and_skips_private_and_shims() -> None:
-    names = sphinx_hclib_api.public_modules("hclib", {"hclib.notebook", "hclib.__main__"})
+    names = sphinx_hclib_api.public_modules("hclib", {"hclib.__main__"})
     assert names[0] == "hclib"
     assert names[1:] == sorted(names[1:])
     assert {"hclib.pvalues", "hclib.hc", "hclib.studies", "hclib.studies.federalist",
             "hclib.studies.published", "hclib.plotting"} <= set(names)
     assert not any(part.startswith("_") for name in names for part in name.split("."))
-    assert "hclib.notebook" not in names and "hclib.__main__" not in names
+    assert "hclib.__main__" not in names
 
 
 def test_every_public_module_has_a_docstring_and_an_all() -> None:
     import importlib
 
-    for name in sphinx_hclib_api.public_modules("hclib", {"hclib.notebook", "hclib.__main__"}):
+    for name in sphinx_hclib_api.public_modules("hclib", {"hclib.__main__"}):
         module = importlib.import_module(name)
         assert (module.__doc__ or "").strip(), f"{name} has no module docstring"
         assert hasattr(module, "__all__"), f"{name} has no __all__"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hclib
-from hclib import pan
+from hclib.studies import pan
 from hclib.attribute import UNK, read_known_folder
 from hclib.calibration import attribute_by_rank, relative_ranks
 from hclib.discrepancy import hc_discrepancy

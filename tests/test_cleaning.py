@@ -187,7 +187,7 @@ def test_missing_wordnet_error(no_nltk_data: Path) -> None:
 @needs_tagger
 @pytest.mark.skipif(_shared_data() is None, reason="Federalist text not available: set HCLIB_DATA_DIR")
 def test_federalist_cleans_fast_and_removes_a_few_percent() -> None:
-    from hclib.data import load_federalist
+    from hclib.corpora import load_federalist
 
     fed = load_federalist()
     texts = list(fed.text[fed.doc_id <= 77])

@@ -457,10 +457,17 @@ def test_loader_downloads_from_registered_source(
     assert (tmp_path / "cache" / COMMON_WORDS).is_file()
 
 
+#: Registered downloads that the shared data folder does not hold (yet): the paper code's list
+#: of names (hclib.studies.pan, protocol paper-code), which falls back to a stand-in without it.
+NOT_IN_SHARED_DATA = {"wordlists/authattlib-list_of_names.txt"}
+
+
 @needs_data
 def test_registered_hashes_match_the_shared_data(real_data: Path) -> None:
     for relpath, (_, sha256) in REGISTRY.items():
         if sha256 is not None:
+            if relpath in NOT_IN_SHARED_DATA and not (real_data / relpath).exists():
+                continue
             assert pooch.file_hash(str(real_data / relpath)) == sha256, relpath
 
 
@@ -608,14 +615,3 @@ def test_federalist_study_papers() -> None:
     assert papers.doc_id.max() <= 77 and list(papers.index) == list(range(69))
     with pytest.raises(ValueError, match="unknown Federalist author"):
         federalist_study_papers(["Hamilton", "Hamiltonn"])
-
-
-def test_old_module_names_still_work() -> None:
-    """hclib.data and hclib.corpora.gutenberg re-export the corpora modules (until the lead drops them)."""
-    import hclib.data
-    import hclib.corpora.gutenberg
-    from hclib.corpora import gutenberg
-
-    assert hclib.corpora.gutenberg is gutenberg
-    assert hclib.corpora.pan.load_pan18 is load_pan18 and hclib.corpora.fetch.data_file is data_file
-    assert hclib.corpora.fetch.DataIntegrityError is DataIntegrityError

@@ -1,4 +1,4 @@
-"""PAN 2018 pipeline (hclib.pan): official scores, vocabulary, HC attribution, SVM baseline."""
+"""PAN 2018 pipeline (hclib.studies.pan): official scores, vocabulary, HC attribution, SVM baseline."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import f1_score
 
-from hclib import pan
-from hclib.pan import UNK
+from hclib.studies import pan
+from hclib.studies.pan import UNK
 
 # ------------------------------------------------------------------ scores
 

@@ -62,6 +62,6 @@ class HclibAPI(SphinxDirective):
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")
     app.setup_extension("sphinx.ext.autosummary")
-    app.add_config_value("hclib_api_skip", ["hclib.__main__", "hclib.notebook"], "env")
+    app.add_config_value("hclib_api_skip", ["hclib.__main__"], "env")
     app.add_directive("hclib-api", HclibAPI)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -121,6 +121,14 @@ REGISTRY: dict[str, tuple[str | None, str | None]] = {
         f"{HCAUTHORSHIP}/{PAPER_COMMIT}/Gutenberg/no_titles_per_author.csv",
         "88f3649d5a03af3e020be83bfcf796268f31252854868ca22ed2de9aa8c5b7bb",
     ),
+    # Data/list_of_names.txt of the paper's 2019 code (alonkipnis/AuthAttLib at 9910d8a, 3,551
+    # bytes): the names (and a few other words) its PAN 2018 notebook keeps out of the
+    # vocabulary (hclib.studies.pan, protocol "paper-code").
+    "wordlists/authattlib-list_of_names.txt": (
+        "https://raw.githubusercontent.com/alonkipnis/AuthAttLib"
+        "/9910d8a1f3cc4d6776d1f0039a2fc6d6403fe5ff/Data/list_of_names.txt",
+        "7432284e7a03e350d53ce37cd00bc88e203795c20e60061a4f0e87cd2c96f282",
+    ),
     "gutenberg/manifest.csv": (
         None,
         "67776d41c526fc498a5b5e70381b1b345fcf18cf7bf23366933aa932c89769fa",

@@ -19,7 +19,7 @@ tables.
   its Federalist and PAN figures.
 """
 
-from . import benchmark, cv, federalist, published
+from . import benchmark, cv, federalist, pan, published
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
@@ -29,6 +29,7 @@ __all__ = [
     "cv",
     "federalist",
     "federalist_study",
+    "pan",
     "published",
     "published_pvalues",
 ]

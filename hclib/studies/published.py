@@ -34,6 +34,8 @@ from ..pvalues import allocation_null
 __all__ = [
     "FEDERALIST_OVERLAP",
     "FEDERALIST_W_DAGGER",
+    "PAN_PAPER_ACCURACY",
+    "PAN_PAPER_MEAN_F1",
     "PAPER_AUTHORS",
     "PAPER_TABLE",
     "PAPER_WORKS",
@@ -69,7 +71,7 @@ def published_pvalues(x: ArrayLike, y: ArrayLike) -> np.ndarray:
     return np.where(n == 0, 1.0, np.minimum(pv, 1.0))
 
 
-# ------------------------------------------------------------------ the Gutenberg study (Table 2)
+# ------------------------------------------------------------------ Gutenberg (Table 2)
 
 #: The paper's Gutenberg collection (its Table 2): 11,050 works by 488 authors.
 PAPER_WORKS: int = 11_050
@@ -142,3 +144,13 @@ def paper_results() -> pd.DataFrame:
         raise ValueError(f"unknown classifier in all_results.csv: "
                          f"{raw.loc[out['method'].isna(), 'clf_name'].iloc[0]!r}")
     return out
+
+
+# ------------------------------------------------------------------ PAN 2018 (Section 2.4)
+
+#: The paper's accuracies on the English PAN 2018 test problems, by number of candidates, and
+#: its "mean F1". That F1 is not PAN's macro-F1: the paper's notebook computes
+#: 2·recall·acc/(recall + acc) with recall = 1, i.e. 2·acc/(1 + acc)
+#: (:func:`hclib.studies.pan.paper_f1`).
+PAN_PAPER_ACCURACY: dict[int, float] = {20: 0.43, 15: 0.5, 10: 0.775, 5: 0.75}
+PAN_PAPER_MEAN_F1 = 0.75

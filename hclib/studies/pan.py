@@ -35,9 +35,10 @@ a candidate). The PAN 2019 baseline added a reject option (``CalibratedClassifie
 from __future__ import annotations
 
 import hashlib
+import re
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -45,12 +46,17 @@ import pandas as pd
 import json
 from pathlib import Path
 
-from .calibration import attribute_by_rank
-from .cleaning import clean_tagged, clean_tokens, require_tokens, tag_text
-from .features import Features
-from .matrix import corpus_counts
-from .methods import get
-from .text import count_matrix, most_frequent
+from ..calibration import attribute_by_rank
+from ..cleaning import DROPPED_TAGS, _lemma, clean_tagged, clean_tokens, require_tokens, tag_text
+from ..cleaning import wordnet_pos
+from ..features import Features, parse_features
+from ..hc import higher_criticism_subset
+from ..matrix import corpus_counts
+from ..methods import get
+from ..pvalues import PVALUE_RANKINGS, allocation_pvalues_by
+from ..text import count_matrix, most_frequent
+from .published import PAN_PAPER_ACCURACY as PAPER_ACCURACY
+from .published import PAN_PAPER_MEAN_F1 as PAPER_MEAN_F1
 
 __all__ = [
     "UNK",
@@ -74,6 +80,23 @@ __all__ = [
     "attribute_collection",
     "baseline_collection",
     "score_collection",
+    "Protocol",
+    "PROTOCOLS",
+    "get_protocol",
+    "ABLATION_CHOICES",
+    "PAPER_CODE_OTHER_WORDS",
+    "PAPER_CODE_NUMBERS",
+    "paper_code_ignored_words",
+    "protocol_attribute",
+    "paper_f1",
+    "ignored_words",
+    "protocol_collection",
+    "compare_protocols",
+    "features_collection",
+    "separating_words",
+    "char_ngram_counts",
+    "vary",
+    "ablation_protocols",
     "read_problem",
     "write_answers",
     "open_set_study",
@@ -85,9 +108,6 @@ UNK = "<UNK>"
 ORDERS: tuple[int, ...] = (1, 2, 3)
 N_WORDS = 3000
 
-#: The paper's accuracies on the English test problems, by number of candidates, and its mean F1.
-PAPER_ACCURACY: dict[int, float] = {20: 0.43, 15: 0.5, 10: 0.775, 5: 0.75}
-PAPER_MEAN_F1 = 0.75
 #: The official scores of the PAN 2018 baseline on the English test problems:
 #: candidates -> (macro-F1, accuracy); and its mean macro-F1 over the four problems.
 OFFICIAL_BASELINE: dict[int, tuple[float, float]] = {
@@ -223,14 +243,83 @@ class TokenCache:
             else:
                 self.misses += 1
                 if remove_names_numbers or lemmatize:
-                    if digest not in self._tags:
-                        self._tags[digest] = tag_text(text)
-                    tokens = clean_tagged(self._tags[digest], remove_names_numbers, lemmatize)
+                    tokens = clean_tagged(self._tagged(text, digest), remove_names_numbers,
+                                          lemmatize)
                     self._store[key] = require_tokens(tokens, text, remove_names_numbers)
                 else:
                     self._store[key] = clean_tokens(text, False, False)
             out.append(self._store[key])
         return out
+
+    def _tagged(self, text: str, digest: str) -> list[tuple[str, str, str]]:
+        if digest not in self._tags:
+            self._tags[digest] = tag_text(text)
+        return self._tags[digest]
+
+    def protocol_tokens(self, texts: Sequence[str], protocol: str | Protocol) -> list[list[str]]:
+        """The tokens of each text as ``protocol`` says (:class:`Protocol`), memoised.
+
+        Without punctuation this is ``self(texts, names == "pos", lemmatize)``. With it, a text
+        that needs tags (``names == "pos"`` or ``lemmatize``) is rebuilt from its tagged tokens,
+        with the tokens tagged ``NNP``/``NNPS``/``CD`` left out (``"pos"``) and each word
+        replaced by its WordNet lemma, and then split by the 2019 code's token pattern; any
+        other text is split as it is. Each text is still POS-tagged at most once.
+        """
+        proto = get_protocol(protocol)
+        remove = proto.names == "pos"
+        if not proto.punctuation:
+            return self(texts, remove, proto.lemmatize)
+        out = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            key = (digest, "punctuation", remove, proto.lemmatize)
+            if key in self._store:
+                self.hits += 1
+            else:
+                self.misses += 1
+                if remove or proto.lemmatize:
+                    kept = []
+                    for token, tag, kind in self._tagged(text, digest):
+                        if remove and tag in DROPPED_TAGS:
+                            continue
+                        if kind == "word" and proto.lemmatize:
+                            token = _lemma(token.lower(), wordnet_pos(tag))
+                        kept.append(token)
+                    text_used = " ".join(kept)
+                else:
+                    text_used = text
+                self._store[key] = require_tokens(_paper_code_tokens(text_used), text, remove)
+            out.append(self._store[key])
+        return out
+
+    def items(self, texts: Sequence[str], features: str | Features) -> list[list[str]]:
+        """:meth:`hclib.features.Features.items` of each text, memoised by (text, features)."""
+        feats = parse_features(features)
+        out = []
+        for text in texts:
+            key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), "items", str(feats))
+            if key in self._store:
+                self.hits += 1
+            else:
+                self.misses += 1
+                self._store[key] = feats.items(text)
+            out.append(self._store[key])
+        return out
+
+    def proper_names(self, texts: Sequence[str], share: float = 0.5) -> set[str]:
+        """The lower-cased words that the tagger marks ``NNP`` or ``NNPS`` in more than
+        ``share`` of their occurrences in ``texts`` (the stand-in for the 2019 code's
+        hand-made list of names when that list cannot be had)."""
+        as_name: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for text in texts:
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            for tok, tag, kind in self._tagged(text, digest):
+                if kind == "word":
+                    word = tok.lower()
+                    seen[word] = seen.get(word, 0) + 1
+                    as_name[word] = as_name.get(word, 0) + (tag in ("NNP", "NNPS"))
+        return {w for w, k in as_name.items() if k > share * seen[w]}
 
 
 # ------------------------------------------------------------------ HC attribution
@@ -416,7 +505,7 @@ def char_ngram_baseline(
 
 
 def problem_parts(collection: pd.DataFrame, problem: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The known and unknown rows of one problem of a :func:`hclib.data.load_pan18` table."""
+    """The known and unknown rows of one problem of a :func:`hclib.corpora.pan.load_pan18` table."""
     rows = collection[collection.problem == problem]
     if rows.empty:
         raise ValueError(f"{problem}: no such problem in the collection")
@@ -441,13 +530,23 @@ def attribute_collection(
     orders: Sequence[int] = ORDERS,
     gamma: float = 0.25,
     measure: str = "hc_dagger",
+    protocol: str | Protocol | None = None,
 ) -> pd.DataFrame:
     """HC answers for every problem: one row per unknown text.
 
     Columns ``problem``, ``doc_id``, ``author`` (the truth), ``hc_min`` and ``hc_rank`` (the
-    answers of the two rules of :func:`hc_attribute`).
+    answers of the two rules of :func:`hc_attribute`). With ``protocol`` (``"paper-text"``,
+    ``"paper-code"`` or a :class:`Protocol`) the answers are those of
+    :func:`protocol_collection` instead (column ``hc_min`` only), and the other options must be
+    left at their defaults.
     """
     cache = cache if cache is not None else TokenCache()
+    if protocol is not None:
+        defaults = (remove_names_numbers, lemmatize, n_words, tuple(orders), gamma, measure)
+        if defaults != (True, True, N_WORDS, ORDERS, 0.25, "hc_dagger"):
+            raise ValueError("give either protocol= or the individual options, not both "
+                             "(build a Protocol to vary one choice)")
+        return protocol_collection(collection, protocol, cache)
     frames = []
     for problem in collection.problem.unique():
         known, unknown = problem_parts(collection, problem)
@@ -490,6 +589,306 @@ def score_collection(answers: pd.DataFrame, column: str) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("problem")
 
 
+# ------------------------------------------------------------------ protocols
+
+_PAPER_TOKENS = Features("paper-tokens")
+
+
+def _paper_code_tokens(text: str) -> list[str]:
+    """The 2019 code's tokens (:mod:`hclib.features`, kind ``paper-tokens``)."""
+    return _PAPER_TOKENS.tokens(text)
+
+
+#: Words the 2019 notebook ignores besides its list of names: pronouns, forms of *be*, family
+#: words, titles and a few others (as listed there), and spelled-out numbers.
+PAPER_CODE_OTHER_WORDS: tuple[str, ...] = (
+    "she he him we it they you me myself am is are be was were her his their theirs our ours "
+    "your yours sister brother dad mom husband wife mother woman women daughter father aunt "
+    "child girl girls son captain colonel lady mr mrs miss sir gentleman publius st god lord "
+    "chapter queen goblins wynn pokemon"
+).split()
+PAPER_CODE_NUMBERS: tuple[str, ...] = (
+    "one two three four five six seven eight nine ten hundred thousand million billion"
+).split()
+#: Where the 2019 code's list of names is found (:func:`hclib.corpora.fetch.data_file`).
+NAMES_FILE = "wordlists/authattlib-list_of_names.txt"
+
+
+@dataclass(frozen=True)
+class Protocol:
+    r"""Every choice of the PAN 2018 HC pipeline that the paper's text and its code make
+    differently.
+
+    - ``punctuation``: tokens as the 2019 code (``True``: :mod:`hclib.features` kind
+      ``paper-tokens``, the lower-cased text split by the pattern
+      ``\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]``, so the marks ``. ! ? % ( ) ; , : - " ``` are
+      tokens and sit inside n-grams, words have at least two characters, digits are kept)
+      or hclib's words (``False``: :func:`hclib.text.tokenize`).
+    - ``names``: ``"pos"`` removes the tokens tagged ``NNP``/``NNPS``/``CD`` from the text
+      (:mod:`hclib.cleaning`); ``"list"`` keeps a word list out of the *vocabulary* only, as
+      scikit-learn's ``stop_words`` did in the 2019 code (the n-grams for choosing the
+      vocabulary are formed after the words are dropped; counting keeps them);
+      ``"none"`` removes nothing.
+    - ``lemmatize``: every word replaced by its WordNet lemma for its tagged part of speech.
+    - ``pvalue``: ``"distance"`` (the paper's :math:`\Pr(|K - np| \ge |x - np|)`) or
+      ``"probability"`` (``scipy.stats.binomtest``), see :func:`hclib.pvalues.allocation_pvalues_by`.
+    - ``min_count``: a word with :math:`x + y <` ``min_count`` in a pair gets no P-value and is
+      dropped, so :math:`N` shrinks per pair (:func:`hclib.hc.higher_criticism_subset`).
+    - ``gamma``: :math:`\gamma_0` of :math:`\mathrm{HC}^\dagger`.
+    """
+
+    name: str
+    punctuation: bool
+    names: str
+    lemmatize: bool
+    pvalue: str
+    min_count: int
+    gamma: float
+    n_words: int = N_WORDS
+    orders: tuple[int, ...] = ORDERS
+
+    def __post_init__(self) -> None:
+        if self.names not in ("pos", "list", "none"):
+            raise ValueError(f"names must be 'pos', 'list' or 'none', got {self.names!r}")
+        if self.pvalue not in PVALUE_RANKINGS:
+            raise ValueError(f"pvalue must be one of {PVALUE_RANKINGS}, got {self.pvalue!r}")
+        if isinstance(self.min_count, bool) or not isinstance(self.min_count, int) \
+                or self.min_count < 0:
+            raise ValueError(f"min_count must be a non-negative integer, got {self.min_count!r}")
+        if not 0 < self.gamma < 1:
+            raise ValueError(f"gamma must lie in (0, 1), got {self.gamma!r}")
+
+
+#: The two presets: the pipeline as the paper's text states it (hclib's default) and as its
+#: 2019 code ran it (alonkipnis/AuthAttLib at 9910d8a, notebook "Cross-domain authorship
+#: attribution challenge"). Both use the 3,000 most frequent word 1-3-grams of the known texts,
+#: the candidate's 7 known texts as its corpus and the rule argmin HC.
+PROTOCOLS: dict[str, Protocol] = {
+    "paper-text": Protocol("paper-text", punctuation=False, names="pos", lemmatize=True,
+                           pvalue="distance", min_count=0, gamma=0.25),
+    "paper-code": Protocol("paper-code", punctuation=True, names="list", lemmatize=True,
+                           pvalue="probability", min_count=3, gamma=0.45),
+}
+
+#: The choices that the two presets make differently (the fields of :class:`Protocol`).
+ABLATION_CHOICES: tuple[str, ...] = (
+    "punctuation", "min_count", "pvalue", "names", "lemmatize", "gamma")
+
+
+def get_protocol(protocol: str | Protocol) -> Protocol:
+    """A :class:`Protocol` from a preset name (``"paper-text"``, ``"paper-code"``) or itself."""
+    if isinstance(protocol, Protocol):
+        return protocol
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; choose one of {list(PROTOCOLS)}")
+    return PROTOCOLS[protocol]
+
+
+def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
+    """The words the 2019 code keeps out of the vocabulary: its names list plus
+    :data:`PAPER_CODE_OTHER_WORDS` and :data:`PAPER_CODE_NUMBERS`.
+
+    ``names=None`` reads the list from :data:`NAMES_FILE` through :mod:`hclib.corpora` and splits
+    it as the notebook did, at ``", "`` (so the two entries that straddle a line break,
+    ``"pope\\nlouis"`` and ``"ginny\\n"``, match no token). Raises
+    :class:`hclib.corpora.fetch.DataNotFoundError` when the file cannot be had.
+    """
+    if names is None:
+        from ..corpora.fetch import data_file
+
+        names = data_file(NAMES_FILE).read_text(encoding="utf-8").split(", ")
+    return set(names) | set(PAPER_CODE_OTHER_WORDS) | set(PAPER_CODE_NUMBERS)
+
+
+def paper_f1(acc: float | np.ndarray) -> float | np.ndarray:
+    r"""The "F1" of the paper's notebook: :math:`2 \cdot \mathrm{recall} \cdot \mathrm{acc} /
+    (\mathrm{recall} + \mathrm{acc})` with recall = 1 (no ``<UNK>`` answers), i.e.
+    :math:`2\,\mathrm{acc}/(1 + \mathrm{acc})`. It is a function of accuracy alone and is not
+    PAN's macro-F1."""
+    acc = np.asarray(acc, dtype=np.float64)
+    return 2 * acc / (1 + acc)
+
+
+def protocol_attribute(
+    known_tokens: Sequence[Sequence[str]],
+    known_authors: Sequence[Hashable],
+    unknown_tokens: Sequence[Sequence[str]],
+    protocol: str | Protocol,
+    *,
+    ignored: set[str] | frozenset[str] = frozenset(),
+    candidates: Sequence[Hashable] | None = None,
+    problem: str = "",
+) -> tuple[list[Hashable], np.ndarray]:
+    r"""Candidates and the (unknown texts × candidates) HC-discrepancies under ``protocol``.
+
+    The tokens are already tokenised as the protocol says (:meth:`TokenCache.protocol_tokens`).
+    The vocabulary is the ``n_words`` most frequent n-grams pooled over the known texts (ties
+    alphabetically), formed after dropping the ``ignored`` words (the ``"list"`` name removal;
+    empty otherwise); counts are taken over the full token sequences. For each pair of an
+    unknown text :math:`D` and a candidate's corpus :math:`\mathcal{C}_a` the P-values of the
+    protocol's ranking are computed, the words with :math:`N(w|D) + N(w|\mathcal{C}_a) <`
+    ``min_count`` are dropped, and :math:`\mathrm{HC}^\dagger` with :math:`\gamma_0` is taken
+    over the rest. The answer is the argmin over the candidates.
+    """
+    proto = get_protocol(protocol)
+    cands, pv, n = _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto, ignored,
+                                 candidates, problem)
+    return cands, _protocol_hc(pv, n, proto)
+
+
+def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
+                  candidates, problem: str, grams: dict | None = None
+                  ) -> tuple[list, np.ndarray, np.ndarray]:
+    """Candidates, P-values and :math:`n = x + y` of every (unknown text, candidate, word).
+
+    ``grams`` memoises the n-grams of token lists (keyed by the list's identity, which the
+    value keeps alive) across the problems and protocols of one :func:`compare_protocols`."""
+    grams = {} if grams is None else grams
+
+    def items(doc, drop):
+        key = (id(doc), proto.orders, id(drop) if drop else None)
+        if key not in grams:
+            kept = [t for t in doc if t not in drop] if drop else doc
+            grams[key] = (doc, drop, ngram_items(kept, proto.orders))
+        return grams[key][2]
+
+    where = f"{problem}: " if problem else ""
+    known_authors = list(known_authors)
+    if len(known_tokens) == 0 or len(unknown_tokens) == 0:
+        raise ValueError(f"{where}a problem needs known and unknown texts")
+    if len(known_authors) != len(known_tokens):
+        raise ValueError(f"{where}{len(known_authors)} authors for {len(known_tokens)} known texts")
+    cands = sorted(set(known_authors), key=str) if candidates is None else list(candidates)
+    missing = [c for c in cands if c not in set(known_authors)]
+    if missing or set(known_authors) - set(cands):
+        raise ValueError(f"{where}the candidates {cands} do not match the known texts' authors")
+    vocab = most_frequent([items(doc, ignored) for doc in known_tokens], proto.n_words)
+    counts = count_matrix([items(doc, None) for doc in [*known_tokens, *unknown_tokens]],
+                          vocab)
+    seen, corpora, _ = corpus_counts(counts[: len(known_tokens)], known_authors)
+    corpora = corpora[[seen.index(c) for c in cands]]
+    x = counts[len(known_tokens):, None, :]          # (unknown, 1, words)
+    y = corpora[None, :, :]                           # (1, candidates, words)
+    return cands, allocation_pvalues_by(x, y, proto.pvalue), (x + y).astype(np.int32)
+
+
+def _protocol_hc(pv: np.ndarray, n: np.ndarray, proto: Protocol) -> np.ndarray:
+    """HC† over the words with ``n >= min_count`` of every pair, with the protocol's γ0."""
+    return np.asarray(higher_criticism_subset(pv, n >= proto.min_count, gamma=proto.gamma).hc)
+
+
+def ignored_words(
+    collection: pd.DataFrame, cache: TokenCache | None = None
+) -> tuple[set[str], str]:
+    """The words that the ``"list"`` name removal keeps out of the vocabulary, and their source.
+
+    The 2019 code's list (:func:`paper_code_ignored_words`) where :mod:`hclib.corpora` can supply
+    :data:`NAMES_FILE`; otherwise the stand-in: every word that the tagger marks ``NNP``/``NNPS``
+    in most of its occurrences in the collection's known texts (:meth:`TokenCache.proper_names`)
+    plus the code's fixed pronouns, titles and numbers. The source is ``"AuthAttLib list"`` or
+    ``"POS stand-in"``.
+    """
+    import logging
+
+    import pooch
+
+    from ..corpora.fetch import DataNotFoundError
+
+    logger = pooch.get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # no "Downloading ..." line in chapters and CLI output
+    try:
+        return paper_code_ignored_words(), "AuthAttLib list"
+    except DataNotFoundError:
+        cache = cache if cache is not None else TokenCache()
+        known = collection[collection.role == "known"].text.unique()
+        return paper_code_ignored_words(sorted(cache.proper_names(list(known)))), "POS stand-in"
+    finally:
+        logger.setLevel(level)
+
+
+def protocol_collection(
+    collection: pd.DataFrame,
+    protocol: str | Protocol,
+    cache: TokenCache | None = None,
+    *,
+    ignored: set[str] | None = None,
+) -> pd.DataFrame:
+    """:func:`protocol_attribute` on every problem: columns ``problem``, ``doc_id``, ``author``
+    (the truth) and ``hc_min``. ``ignored`` (for ``names == "list"``) defaults to
+    :func:`ignored_words`; the frame's ``attrs["names_source"]`` says which list was used."""
+    return compare_protocols(collection, {"run": protocol}, cache, ignored=ignored)["run"]
+
+
+def compare_protocols(
+    collection: pd.DataFrame,
+    protocols: dict[Hashable, str | Protocol],
+    cache: TokenCache | None = None,
+    *,
+    ignored: set[str] | None = None,
+) -> dict[Hashable, pd.DataFrame]:
+    """:func:`protocol_collection` for several protocols, sharing the work they have in common.
+
+    Protocols that differ only in ``min_count`` and ``gamma`` share their P-values, which are
+    computed once per problem; tokens are shared through ``cache``. Returns one answer frame
+    per key of ``protocols``.
+    """
+    cache = cache if cache is not None else TokenCache()
+    protos = {key: get_protocol(p) for key, p in protocols.items()}
+    source = "none"
+    if any(p.names == "list" for p in protos.values()):
+        if ignored is None:
+            ignored, source = ignored_words(collection, cache)
+        else:
+            source = "given"
+    groups: dict[tuple, list[Hashable]] = {}
+    for key, p in protos.items():
+        shared = (p.punctuation, p.names, p.lemmatize, p.pvalue, p.n_words, p.orders)
+        groups.setdefault(shared, []).append(key)
+    frames: dict[Hashable, list[pd.DataFrame]] = {key: [] for key in protos}
+    grams: dict = {}
+    for problem in collection.problem.unique():
+        known, unknown = problem_parts(collection, problem)
+        for keys in groups.values():
+            proto = protos[keys[0]]
+            cands, pv, n = _pair_pvalues(
+                cache.protocol_tokens(list(known.text), proto), known.author,
+                cache.protocol_tokens(list(unknown.text), proto), proto,
+                ignored if proto.names == "list" else frozenset(), _candidates(known), problem,
+                grams)
+            for key in keys:
+                d = _protocol_hc(pv, n, protos[key])
+                frames[key].append(unknown[["problem", "doc_id", "author"]].assign(
+                    hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
+    out = {}
+    for key, parts in frames.items():
+        out[key] = pd.concat(parts, ignore_index=True)
+        out[key].attrs["names_source"] = source if protos[key].names == "list" else "none"
+    return out
+
+
+def vary(protocol: str | Protocol, **choices) -> Protocol:
+    """``protocol`` with some choices changed, named ``"<name>: field=value, ..."``."""
+    proto = get_protocol(protocol)
+    label = ", ".join(f"{k}={v}" for k, v in choices.items())
+    return replace(proto, name=f"{proto.name}: {label}", **choices)
+
+
+def ablation_protocols() -> dict[tuple[str, str], Protocol]:
+    """The ablation grid: both presets, and each preset with one of :data:`ABLATION_CHOICES`
+    set to the other preset's value. Both presets lemmatise (the code with Stanford's lemmas,
+    hclib with WordNet's), so that choice is switched off instead. Keys ``(preset, choice)``,
+    choice ``"-"`` for the preset itself."""
+    grid: dict[tuple[str, str], Protocol] = {}
+    for name, other in (("paper-code", "paper-text"), ("paper-text", "paper-code")):
+        base = PROTOCOLS[name]
+        grid[name, "-"] = base
+        for choice in ABLATION_CHOICES:
+            value = getattr(PROTOCOLS[other], choice)
+            if value == getattr(base, choice):
+                value = not value
+            grid[name, choice] = vary(name, **{choice: value})
+    return grid
 # ------------------------------------------------------------------ the PAN folder layout
 
 
@@ -576,7 +975,7 @@ def open_set_study(
 ) -> pd.DataFrame:
     """The reject option of :func:`hclib.attribute` measured on closed-set PAN problems.
 
-    In each problem of ``collection`` (a :func:`hclib.data.load_pan18` table) one candidate,
+    In each problem of ``collection`` (a :func:`hclib.corpora.pan.load_pan18` table) one candidate,
     drawn with ``seed``, loses its known texts, so its unknown texts have the true answer
     ``<UNK>``. Every unknown text is attributed among the remaining candidates without
     rejection and with ``reject=level``. Returns one row per problem: ``removed`` (the
@@ -584,7 +983,7 @@ def open_set_study(
     ``macro_f1`` (PAN 2019 semantics, :func:`pan_scores`) of both answer sets (``closed_*``,
     ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
     """
-    from .attribute import attribute
+    from ..attribute import attribute
 
     rng = np.random.default_rng(seed)
     rows = []
@@ -612,3 +1011,120 @@ def open_set_study(
             "loo_accuracy": result.loo_accuracy,
         })
     return pd.DataFrame(rows).set_index("problem")
+
+
+def features_collection(
+    collection: pd.DataFrame,
+    features: str | Features,
+    n_words: int,
+    cache: TokenCache | None = None,
+    *,
+    method: str = "hc_dagger",
+    gamma: float = 0.25,
+) -> pd.DataFrame:
+    """Min-rule answers of a registry ``method`` on any feature set, for every problem.
+
+    Per problem: the items of :mod:`hclib.features` (e.g. ``"chars:3"``), the ``n_words`` most
+    frequent items of the known texts (ties alphabetically), each candidate's corpus, and the
+    candidate with the smallest discrepancy (:meth:`hclib.methods.Method.score`). No cleaning.
+    Columns ``problem``, ``doc_id``, ``author`` (the truth) and ``answer``.
+    """
+    cache = cache if cache is not None else TokenCache()
+    scorer = get(method)
+    frames = []
+    for problem in collection.problem.unique():
+        known, unknown = problem_parts(collection, problem)
+        known_items = cache.items(list(known.text), features)
+        vocab = most_frequent(known_items, n_words)
+        known_counts = count_matrix(known_items, vocab)
+        unknown_counts = count_matrix(cache.items(list(unknown.text), features), vocab)
+        labels = list(known.author)
+        d = scorer.score(unknown_counts, known_counts, labels, gamma=gamma)
+        cands = list(dict.fromkeys(labels))
+        frames.append(unknown[["problem", "doc_id", "author"]].assign(
+            answer=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
+    return pd.concat(frames, ignore_index=True)
+
+
+def separating_words(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    pvalue: str = "distance",
+    min_count: int = 0,
+    gamma: float = 0.25,
+) -> tuple[float, np.ndarray]:
+    r"""HC† of two tables under a protocol's P-value choices, and the mask of :math:`W^\dagger`.
+
+    P-values by ``pvalue`` ranking (:func:`hclib.pvalues.allocation_pvalues_by`), words with
+    :math:`x_w + y_w <` ``min_count`` dropped (they get no P-value and are never in
+    :math:`W^\dagger`), HC† with ``gamma`` over the rest
+    (:func:`hclib.hc.higher_criticism_subset`); :math:`W^\dagger` = the kept words whose
+    P-value is at most the HC threshold. With the defaults this is
+    :func:`hclib.hc_discrepancy` ``(x, y, gamma)``.
+    """
+    x, y = np.asarray(x), np.asarray(y)
+    pv = allocation_pvalues_by(x, y, pvalue)
+    keep = x + y >= min_count
+    res = higher_criticism_subset(pv, keep, gamma=gamma)
+    return float(res.hc), keep & (pv <= res.threshold)
+
+
+def _code_points(text: str) -> np.ndarray:
+    """The text as :mod:`hclib.features` ``chars`` sees it (NFC, white space runs -> one
+    space), as an array of Unicode code points."""
+    import unicodedata
+
+    clean = re.sub(r"\s+", " ", unicodedata.normalize("NFC", text))
+    return np.frombuffer(clean.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+
+
+def char_ngram_counts(
+    texts: Sequence[str], n: int, n_items: int
+) -> tuple[np.ndarray, list[str]]:
+    """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
+
+    The n-grams are those of :mod:`hclib.features` kind ``chars`` (case kept, white space
+    collapsed), counted with NumPy on integer codes (for book-length texts, where
+    :meth:`~hclib.features.Features.items` would build millions of strings). Returns the
+    (texts × items) count matrix and the items, most frequent first, ties alphabetically.
+    """
+    if n < 1 or n_items < 1:
+        raise ValueError(f"n and n_items must be positive, got n={n}, n_items={n_items}")
+    codes = [_code_points(t) for t in texts]
+    alphabet = np.unique(np.concatenate(codes)) if codes else np.array([], dtype=np.int64)
+    bits = max(int(alphabet.size).bit_length(), 1)
+    if n * bits > 62:
+        raise ValueError(f"{n}-grams over {alphabet.size} characters do not fit in 62 bits")
+    grams, tallies = [], []
+    for c in codes:
+        dense = np.searchsorted(alphabet, c)
+        ids = np.zeros(max(dense.size - n + 1, 0), dtype=np.int64)
+        for i in range(n):
+            ids = (ids << bits) | dense[i : dense.size - n + 1 + i]
+        g, k = np.unique(ids, return_counts=True)
+        grams.append(g)
+        tallies.append(k)
+    pooled_ids, inverse = np.unique(np.concatenate(grams), return_inverse=True)
+    pooled = np.bincount(inverse, weights=np.concatenate(tallies)).astype(np.int64)
+
+    def decode(gram_id: int) -> str:
+        chars = [(gram_id >> (bits * (n - 1 - i))) & ((1 << bits) - 1) for i in range(n)]
+        return "".join(chr(int(alphabet[j])) for j in chars)
+
+    # the n_items largest counts; ties at the boundary resolved alphabetically
+    order = np.argsort(-pooled, kind="stable")
+    cut = pooled[order[min(n_items, order.size) - 1]]
+    candidates = order[pooled[order] >= cut]
+    ranked = sorted(candidates, key=lambda j: (-pooled[j], decode(int(pooled_ids[j]))))
+    chosen = np.asarray(ranked[:n_items], dtype=np.int64)
+    items = [decode(int(pooled_ids[j])) for j in chosen]
+    vocab_ids = pooled_ids[chosen]
+    by_id = np.argsort(vocab_ids)
+    sorted_ids = vocab_ids[by_id]
+    counts = np.zeros((len(texts), len(items)), dtype=np.int64)
+    for row, (g, k) in enumerate(zip(grams, tallies)):
+        pos = np.minimum(np.searchsorted(sorted_ids, g), sorted_ids.size - 1)
+        hit = sorted_ids[pos] == g
+        counts[row, by_id[pos[hit]]] = k[hit]
+    return counts, items
