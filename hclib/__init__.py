@@ -26,6 +26,8 @@ from .hc import HCResult, higher_criticism
 from .matrix import corpus_counts, discrepancy_matrix
 from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
 
+from . import corpora, studies  # the subpackages, as attributes of hclib
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -34,10 +36,12 @@ __all__ = [
     "allocation_pvalues",
     "attribute",
     "binomial_two_sided_pvalues",
+    "corpora",
     "corpus_counts",
     "cosine_discrepancy",
     "discrepancy_matrix",
     "hc_discrepancy",
     "higher_criticism",
     "power_divergence",
+    "studies",
 ]

@@ -87,7 +87,7 @@ def mirror(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The mirror folder and the test-only pins (notebook, PAN zip)."""
     base = tmp_path_factory.mktemp("mirror")
     for rel, (url, _) in REGISTRY.items():
-        if url is not None:
+        if url is not None and (SHARED / rel).is_file():  # the PAN names list may be absent
             _put(base, url, (SHARED / rel).read_bytes())
     notebook = _notebook_from_tsv(SHARED / wordlists.MW_RELPATH)
     _put(base, wordlists.MW_NOTEBOOK_URL, notebook)

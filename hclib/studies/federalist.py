@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import data
+from ..corpora.federalist import federalist_study_papers
+from ..corpora.fetch import cache_dir
 from ..cleaning import clean_tagged, require_tokens, tag_text
 from ..matrix import compared_corpora, corpus_counts
 from ..text import count_matrix, group_documents, tokenize, union_most_frequent
@@ -136,7 +137,7 @@ def federalist_study(
 
 @lru_cache(maxsize=8)
 def _build(remove_names_numbers: bool, lemmatize: bool, top_words: int) -> FederalistStudy:
-    papers = data.federalist_study_papers().copy()
+    papers = federalist_study_papers().copy()
     if remove_names_numbers or lemmatize:
         tagged = _tagged(list(papers["text"]))
         tokens = [
@@ -175,7 +176,7 @@ def _cache_file(texts: Sequence[str]) -> Path:
     key = hashlib.sha256(nltk.__version__.encode())
     for text in texts:
         key.update(hashlib.sha256(text.encode("utf-8")).digest())
-    return data.cache_dir() / "federalist" / f"tagged-{key.hexdigest()[:20]}.json.gz"
+    return cache_dir() / "federalist" / f"tagged-{key.hexdigest()[:20]}.json.gz"
 
 
 def _tagged(texts: Sequence[str]) -> Tagged:
