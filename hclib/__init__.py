@@ -9,7 +9,7 @@ The package has three parts:
   :mod:`~hclib.engine`, :mod:`~hclib.discrepancy`, :mod:`~hclib.matrix`,
   :mod:`~hclib.distributed`, :mod:`~hclib.calibration`, :mod:`~hclib.stylometry`,
   :mod:`~hclib.simulate`, the registry :mod:`~hclib.methods`, :mod:`~hclib.features` and
-  :mod:`~hclib.attribute`; the names below are its everyday entry points;
+  :mod:`~hclib.attribution`; the names below are its everyday entry points;
 * :mod:`hclib.corpora`: where each corpus is found, fetched, verified and read;
 * :mod:`hclib.studies`: the book's studies (Federalist, Gutenberg benchmark, PAN 2018, CV
   analysis) and the paper's published code and numbers.
@@ -21,7 +21,7 @@ from .discrepancy import (
     hc_discrepancy,
     power_divergence,
 )
-from .attribute import attribute
+from .attribution import attribute
 from .hc import HCResult, higher_criticism
 from .matrix import corpus_counts, discrepancy_matrix
 from .pvalues import allocation_pvalues, binomial_two_sided_pvalues

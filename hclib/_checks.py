@@ -9,7 +9,7 @@ must be at most :data:`MAX_TABLE_TOTAL` (2e9). Each count is checked *before* an
 in the input's own type (uint64, float, Python int), so no value can wrap around on the way in;
 with every count at most 2e9, a sum of fewer than 2**63 / 2e9 ≈ 4.6e9 counts cannot overflow
 int64 (:func:`exact_sum` checks that too), so every table total is exact. The bound itself
-comes from the exact binomial tail boundaries (:func:`hclib.pvalues.tail_boundaries`), which
+comes from the exact binomial tail boundaries (``tail_boundaries``), which
 multiply counts by table totals in int64: with both totals at most 2e9 every such product stays
 below 4e18 < 2**63, and every count and total is exact in float64 (below 2**53).
 """

@@ -3,7 +3,7 @@ r"""HC of many table pairs with one array namespace: NumPy on the CPU, CuPy on a
 :func:`hc_pairs_on` computes the same quantity as :func:`hclib.engine.hc_pairs`, HC of the
 allocation P-values of every pair, in plain array code that runs unchanged on NumPy + SciPy or
 on CuPy + ``cupyx.scipy.special`` (``pip install hclib[gpu]``): the exact tail boundaries in
-int64 arithmetic (as :func:`hclib.pvalues.tail_boundaries`), both binomial tails of every word
+int64 arithmetic (as ``tail_boundaries``), both binomial tails of every word
 with ``bdtr``/``bdtrc`` (:math:`\Pr(K \le k)`, :math:`\Pr(K > k)`), a sort of every row and the
 HC scan. There is no screen: on a GPU every word's tails cost less than the branching would.
 

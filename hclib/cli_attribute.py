@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribute import Attribution, attribute, read_folder
+from .attribution import Attribution, attribute, read_folder
 from .cli import UsageError
 from .features import KINDS
 from .methods import METHODS

@@ -49,8 +49,8 @@ def hc_discrepancy(
 ) -> HCDiscrepancy:
     r"""HC-discrepancy of two word-frequency tables (Algorithm 1 of the paper).
 
-    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`allocation_pvalues` are
-    combined by :func:`higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
+    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`~hclib.pvalues.allocation_pvalues` are
+    combined by :func:`~hclib.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
     ``hc_discrepancy(y, x)`` agree exactly.
     """
     pv = allocation_pvalues(x, y)
@@ -86,7 +86,7 @@ def power_divergence(x: ArrayLike, y: ArrayLike, lambda_: float = 1.0) -> float 
     E_{iw}) = 0` in each row), so every term is non-negative and nothing cancels between words.
     :math:`O_{1w} - E_{1w} = -(O_{2w} - E_{2w}) = (x_w T_2 - y_w T_1)/(T_1 + T_2)` has an exact
     integer numerator, and :math:`\psi_\lambda` is evaluated by its power series for small
-    :math:`|\delta|` and in closed form (``log``/``expm1``) otherwise (:func:`_cressie_read_psi`).
+    :math:`|\delta|` and in closed form (``log``/``expm1``) otherwise (``_cressie_read_psi``).
     Against 60-digit mpmath the relative error stayed below 4e-13 (300 random tables of up
     to 1e9 words, nearly proportional ones included, each at 8 values of :math:`\lambda` from
     -0.9 to 5). Pearson's :math:`\lambda = 1` is summed as :math:`(x_w T_2 - y_w T_1)^2 / (n_w T_1 T_2)`.
@@ -102,7 +102,7 @@ def power_divergence(x: ArrayLike, y: ArrayLike, lambda_: float = 1.0) -> float 
     return _power_divergence(x, y, lam)
 
 
-#: :func:`_cressie_read_psi` uses its power series where |δ| (|λ| + 3) <= _SERIES_REACH; there
+#: ``_cressie_read_psi`` uses its power series where |δ| (|λ| + 3) <= _SERIES_REACH; there
 #: successive terms shrink by a factor 1/60 at least, so 10 terms reach full precision.
 _SERIES_REACH = 0.05
 _SERIES_TERMS = 11

@@ -4,7 +4,7 @@ HC of a pair of tables depends only on the :math:`k = \lfloor\gamma_0 N\rfloor` 
 and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The engine therefore
 
 1. computes for every word a rigorous **lower bound** :math:`L_w \le \pi_w` of its P-value
-   (:func:`pvalue_lower_bounds`: a few logarithms and exponentials, no incomplete beta);
+   (``pvalue_lower_bounds``: a few logarithms and exponentials, no incomplete beta);
 2. takes the :math:`j \approx 1.35k` words with the smallest bounds, :math:`E`, and computes their
    P-values exactly, with the same code as :func:`hclib.pvalues.allocation_pvalues`;
 3. with :math:`t` the smallest bound outside :math:`E`, every word outside has
@@ -17,8 +17,8 @@ and the exact binomial tails (:mod:`hclib.pvalues`) are the expensive part. The 
    step 3 with all the exact values so far, and computes the pair in full once that would be
    every word.
 
-With numba installed, a bracketing stage comes first (:func:`_bracketed_hc`): an upper bound
-:math:`U_w` as well as a lower bound for every P-value (:func:`pvalue_bounds`, compiled) brackets
+With numba installed, a bracketing stage comes first (``_bracketed_hc``): an upper bound
+:math:`U_w` as well as a lower bound for every P-value (``pvalue_bounds``, compiled) brackets
 the order statistics and the z-scores; only the ranks whose upper z-bound reaches the best
 lower z-bound can hold the maximum, and only the words that can occupy those ranks get exact
 tails (on the benchmark's |W| = 3,000 pairs 451 per pair instead of 1,097; on short texts 3-5
@@ -65,7 +65,7 @@ SCREEN_STEP = 0.5
 #: Words × pairs per block: temporaries small enough to stay in the CPU cache (measured on this
 #: project's machine: 4 pairs of 3,000 words were faster than 2 or 8).
 BLOCK_CELLS = 12288
-#: :func:`pvalue_lower_bounds` adds the mirror tail's bound only below this near-tail bound.
+#: ``pvalue_lower_bounds`` adds the mirror tail's bound only below this near-tail bound.
 FAR_TAIL_ABOVE = 0.3
 _SAFETY = 1.0 - 1e-6
 _GROWTH = 1.0 + 1e-6
@@ -158,7 +158,7 @@ def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _upper_tail_bounds(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray]:
     r"""Bounds ``lo <= Pr(K >= k) <= hi`` for :math:`K \sim \mathrm{Bin}(n, p)`, float integer
-    :math:`np < k \le n`, :math:`q = 1 - p` (before the safety factors of :func:`pvalue_bounds`).
+    :math:`np < k \le n`, :math:`q = 1 - p` (before the safety factors of ``pvalue_bounds``).
 
     With :math:`f(j) = nH(j/n \| p)`, :math:`e_0 = e^{-f(k)}`, :math:`\rho = e^{-f'(k)} =
     (n-k)p/(kq)` and Robbins' Stirling bounds, the point probability satisfies
@@ -231,7 +231,7 @@ def pvalue_bounds(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 def _bounds_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`pvalue_bounds` of valid int64 counts, given the table totals (broadcastable)."""
+    """``pvalue_bounds`` of valid int64 counts, given the table totals (broadcastable)."""
     xf = x.astype(np.float64)
     n = xf + y
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -333,14 +333,14 @@ def hc_pairs(
 
     Equal to ``higher_criticism(allocation_pvalues(x, y), gamma, variant).hc`` for every row,
     value for value (see the module docstring for why); ``screen=False`` computes every P-value
-    exactly instead. ``approximate=True`` uses :func:`approximate_pvalues` (not exact; an
+    exactly instead. ``approximate=True`` uses ``approximate_pvalues`` (not exact; an
     explicit opt-in). Rows are processed ``block`` at a time (default: about
-    :data:`BLOCK_CELLS` words × pairs) so the temporaries stay in the CPU cache.
+    ``BLOCK_CELLS`` words × pairs) so the temporaries stay in the CPU cache.
     The counts and ``gamma`` are validated as in :func:`hclib.pvalues.allocation_pvalues` and
     :func:`hclib.hc.higher_criticism`; ``validate=False`` skips that for callers that have
     checked them already (:func:`hclib.matrix.discrepancy_matrix`, once for all its chunks).
 
-    ``bracket=True`` first tries the bracketing stage (:func:`_bracketed_hc`: upper and lower
+    ``bracket=True`` first tries the bracketing stage (``_bracketed_hc``: upper and lower
     bounds of every P-value, exact tails only for the words that can occupy the ranks that can
     hold the maximum), and hands the pairs it cannot settle to the lower-bound screen;
     ``bracket=False`` uses the screen alone. The default, ``None``, brackets where the compiled
@@ -467,7 +467,7 @@ def _bracketed_hc(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray,
                   tally: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
     r"""HC of the pairs of a block that bounds from both sides settle; ``(hc, done)``.
 
-    ``lo``, ``hi``: bounds :math:`L_w \le \pi_w \le U_w` of every word (:func:`pvalue_bounds`).
+    ``lo``, ``hi``: bounds :math:`L_w \le \pi_w \le U_w` of every word (``pvalue_bounds``).
 
     1. Order statistics are bracketed, :math:`L_{(i)} \le \pi_{(i)} \le U_{(i)}`, and so are
        the z-scores, :math:`z(i, U_{(i)}) \le z_i \le z(i, L_{(i)})` (z falls in p). With

@@ -88,7 +88,7 @@ def check_matrix_inputs(
 
     ``member`` holds each document's corpus index, -1 for none. Raises ``ValueError`` for bad
     counts, shapes or vocabularies, no author corpora, an all-zero document or corpus, a table of
-    more than :data:`~hclib._checks.MAX_TABLE_TOTAL` words, a corpus index out of range, a
+    more than ``MAX_TABLE_TOTAL`` words, a corpus index out of range, a
     document not contained in its corpus, or a corpus that leave-one-out would empty. Documents
     and corpora are named by their row in the full input.
     """
@@ -186,13 +186,13 @@ def discrepancy_matrix(
         Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The
         HC measures run in ``n_jobs`` worker processes (their many small array operations hold
         the GIL, so threads did not help), which inherit the inputs (copy-on-write where the
-        platform forks) and return their rows; below :data:`PROCESS_MIN_CELLS` documents ×
+        platform forks) and return their rows; below ``PROCESS_MIN_CELLS`` documents ×
         authors × words, or inside a daemonic worker process (e.g. a Dask worker), they run in
         this process instead. The other measures use threads
         (their array work releases the GIL). The result does not depend on ``n_jobs``. For
         more than one machine, see :mod:`hclib.distributed`.
     approximate
-        HC measures only: normal-approximation P-values (:func:`hclib.engine.approximate_pvalues`)
+        HC measures only: normal-approximation P-values (``approximate_pvalues``)
         instead of exact ones. Faster, not exact; never the default.
     device
         ``"cpu"`` (default) or ``"gpu"``: HC measures only, every chunk on the GPU with CuPy

@@ -212,7 +212,7 @@ def expected_counts(x: ArrayLike, y: ArrayLike) -> np.ndarray:
 
 # ------------------------------------------------------------------ probability-ranked P-value
 
-#: The two definitions of the two-sided binomial P-value: ``"distance"`` ranks outcomes by their
+#: The two definitions of the two-sided binomial P-value. ``"distance"`` ranks outcomes by their
 #: distance from the mean (the paper's formula, hclib's default), ``"probability"`` by their
 #: probability (``scipy.stats.binomtest``, the paper's 2019 code).
 PVALUE_RANKINGS: tuple[str, ...] = ("distance", "probability")

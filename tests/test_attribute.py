@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import hclib
 from hclib.studies import pan
-from hclib.attribute import UNK, read_known_folder
+from hclib.attribution import UNK, read_known_folder
 from hclib.calibration import attribute_by_rank, relative_ranks
 from hclib.discrepancy import hc_discrepancy
 from hclib.methods import METHODS

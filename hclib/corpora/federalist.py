@@ -137,7 +137,7 @@ def _parse_paper(number: int, chunk: str) -> tuple[str, str]:
     return title, body
 
 
-#: The papers the paper studies: Hamilton's, Madison's and the disputed ones among the first 77.
+#: The papers the paper studies, Hamilton's, Madison's and the disputed ones among the first 77.
 FEDERALIST_STUDY_AUTHORS: tuple[str, ...] = ("Hamilton", "Madison", "disputed")
 
 

@@ -87,11 +87,12 @@ HCAUTHORSHIP = "https://raw.githubusercontent.com/alonkipnis/HCAuthorship"
 PAPER_COMMIT = "c7d73b6a52525c0bb3adf090afcaefd95ff11067"
 
 #: relpath -> (url or None, sha256 or None) for single files downloaded as they are.
+#:
 #: - pg1404.txt: Project Gutenberg etext #1404, posting of 2009-11-06 (UTF-8 with BOM, CRLF), as
 #:   kept in the paper's repository. The path is inferred from the paper's notebook
 #:   (``Federalists/Authorship_in_the_Federalist.ipynb`` loads ``./Federalist_Papers.txt``); the
 #:   sha256 pins the exact posting. gutenberg.org now serves a later re-posting of #1404.
-#: - google-books-common-words.txt and gutenberg/paper/*: verbatim in the paper's repository at
+#: - google-books-common-words.txt and ``gutenberg/paper/*``: verbatim in the paper's repository at
 #:   c7d73b6 (root and ``Gutenberg/``).
 #: - gutenberg/manifest.csv travels with the package (:func:`package_file`); its sha256 checks a
 #:   copy in ``$HCLIB_DATA_DIR`` and the packaged one.
@@ -280,7 +281,7 @@ def data_file(relpath: str) -> Path:
     """Return a local path to the data file (or dataset folder) ``relpath``.
 
     Looks in ``$HCLIB_DATA_DIR`` first (verifying the pinned sha256 where there is one), then in
-    :func:`cache_dir`, downloading from the original source if needed. Raises
+    :func:`~hclib.corpora.fetch.cache_dir`, downloading from the original source if needed. Raises
     :class:`DataNotFoundError` if it cannot be found or fetched, :class:`DataIntegrityError` if
     the ``$HCLIB_DATA_DIR`` copy fails its checksum.
     """

@@ -96,7 +96,7 @@ __all__ = [
     "decode_raw",
 ]
 
-#: The paper's inclusion rule: authors with at least MIN_WORKS works of at least MIN_WORDS words.
+#: The paper's inclusion rule, authors with at least MIN_WORKS works of at least MIN_WORDS words.
 MIN_WORKS = 10
 MIN_WORDS = 10_000
 
@@ -591,10 +591,10 @@ def load_collection(
         read. ``None``: every author.
     vocabulary
         The words to count: a ranked list, or ``n`` for the ``n`` most common English words of
-        the paper's list (:func:`common_words`). Counting the largest vocabulary once serves
-        every smaller one: :meth:`Collection.top`.
+        the paper's list (``common_words``). Counting the largest vocabulary once serves
+        every smaller one: ``Collection.top``.
     min_works, min_words
-        The inclusion rule (:func:`inclusion_mask`); the paper's is 10 works of 10,000 words.
+        The inclusion rule (``inclusion_mask``); the paper's is 10 works of 10,000 words.
         It is applied to the manifest's ``n_words`` before reading where available, and again
         to the measured ``n_words`` of texts that had to be stripped.
     verify

@@ -69,7 +69,7 @@ def find_resource(package: str) -> Path | None:
 
 
 def check_zip(data: bytes | Path, package: str, origin: str) -> None:
-    """Raise :class:`DataIntegrityError` unless ``data`` is a whole zip of ``package/``."""
+    """Raise :class:`~hclib.corpora.fetch.DataIntegrityError` unless ``data`` is a whole zip of ``package/``."""
     try:
         source = io.BytesIO(data) if isinstance(data, bytes) else data
         with zipfile.ZipFile(source) as archive:

@@ -10,7 +10,7 @@
   ``additional_words2`` (59) and ``MW_final`` (30). Three typos of the notebook are corrected
   (:data:`MW_CORRECTIONS`: ``sarne``→``same``, ``requiisite``→``requisite``, ``I``→``i``,
   as in Mosteller & Wallace's tables); the parsed list, written as the TSV, is checked against
-  a pinned sha256 (:data:`MW_SHA256`), which also checks a copy in ``$HCLIB_DATA_DIR``.
+  a pinned sha256 (``MW_SHA256``), which also checks a copy in ``$HCLIB_DATA_DIR``.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def load_mosteller_wallace() -> pd.DataFrame:
 
     Columns ``word`` and ``list`` (``function-70``, ``additional-1``, ``additional-2``: the 176
     "non-contextual" words; ``final-30``: their final 30). Read from
-    ``wordlists/mosteller-wallace.tsv`` (checked against :data:`MW_SHA256`), built from the
+    ``wordlists/mosteller-wallace.tsv`` (checked against ``MW_SHA256``), built from the
     paper's notebook when not in ``$HCLIB_DATA_DIR`` (see the module docstring).
     """
     path = data_file(MW_RELPATH)

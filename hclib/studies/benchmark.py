@@ -542,7 +542,7 @@ def approximation_agreement(
     """How often the approximate HC mode changes an attribution of :func:`run_benchmark`.
 
     Recomputes ``method`` (an HC measure) at ``vocab_size`` (default: the largest in ``result``)
-    with ``approximate=True`` (:func:`hclib.engine.approximate_pvalues`) on the same folds and
+    with ``approximate=True`` (``approximate_pvalues``) on the same folds and
     compares each test work's attribution with the exact one stored in ``result``. Returns the
     number of works, the share whose attribution is unchanged, both accuracies and both compute
     times in seconds.

@@ -111,7 +111,7 @@ class FederalistStudy:
     def compared_corpora(self) -> np.ndarray:
         """(papers × authors × words): each corpus as each paper is compared with it.
 
-        A paper is left out of its own corpus (:func:`hclib.matrix.compared_corpora`).
+        A paper is left out of its own corpus (``compared_corpora``).
         """
         return compared_corpora(self.counts, self.corpora, self.doc_author)
 

@@ -599,8 +599,8 @@ def _paper_code_tokens(text: str) -> list[str]:
     return _PAPER_TOKENS.tokens(text)
 
 
-#: Words the 2019 notebook ignores besides its list of names: pronouns, forms of *be*, family
-#: words, titles and a few others (as listed there), and spelled-out numbers.
+#: Words the 2019 notebook ignores besides its list of names, namely pronouns, forms of *be*,
+#: family words, titles and a few others (as listed there), and spelled-out numbers.
 PAPER_CODE_OTHER_WORDS: tuple[str, ...] = (
     "she he him we it they you me myself am is are be was were her his their theirs our ours "
     "your yours sister brother dad mom husband wife mother woman women daughter father aunt "
@@ -659,7 +659,7 @@ class Protocol:
             raise ValueError(f"gamma must lie in (0, 1), got {self.gamma!r}")
 
 
-#: The two presets: the pipeline as the paper's text states it (hclib's default) and as its
+#: The two presets, the pipeline as the paper's text states it (hclib's default) and as its
 #: 2019 code ran it (alonkipnis/AuthAttLib at 9910d8a, notebook "Cross-domain authorship
 #: attribution challenge"). Both use the 3,000 most frequent word 1-3-grams of the known texts,
 #: the candidate's 7 known texts as its corpus and the rule argmin HC.
@@ -686,9 +686,9 @@ def get_protocol(protocol: str | Protocol) -> Protocol:
 
 def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
     """The words the 2019 code keeps out of the vocabulary: its names list plus
-    :data:`PAPER_CODE_OTHER_WORDS` and :data:`PAPER_CODE_NUMBERS`.
+    :data:`PAPER_CODE_OTHER_WORDS` and ``PAPER_CODE_NUMBERS``.
 
-    ``names=None`` reads the list from :data:`NAMES_FILE` through :mod:`hclib.corpora` and splits
+    ``names=None`` reads the list from ``NAMES_FILE`` through :mod:`hclib.corpora` and splits
     it as the notebook did, at ``", "`` (so the two entries that straddle a line break,
     ``"pope\\nlouis"`` and ``"ginny\\n"``, match no token). Raises
     :class:`hclib.corpora.fetch.DataNotFoundError` when the file cannot be had.
@@ -783,7 +783,7 @@ def ignored_words(
     """The words that the ``"list"`` name removal keeps out of the vocabulary, and their source.
 
     The 2019 code's list (:func:`paper_code_ignored_words`) where :mod:`hclib.corpora` can supply
-    :data:`NAMES_FILE`; otherwise the stand-in: every word that the tagger marks ``NNP``/``NNPS``
+    ``NAMES_FILE``; otherwise the stand-in: every word that the tagger marks ``NNP``/``NNPS``
     in most of its occurrences in the collection's known texts (:meth:`TokenCache.proper_names`)
     plus the code's fixed pronouns, titles and numbers. The source is ``"AuthAttLib list"`` or
     ``"POS stand-in"``.
@@ -983,7 +983,7 @@ def open_set_study(
     ``macro_f1`` (PAN 2019 semantics, :func:`pan_scores`) of both answer sets (``closed_*``,
     ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
     """
-    from ..attribute import attribute
+    from ..attribution import attribute
 
     rng = np.random.default_rng(seed)
     rows = []

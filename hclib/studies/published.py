@@ -73,7 +73,7 @@ def published_pvalues(x: ArrayLike, y: ArrayLike) -> np.ndarray:
 
 # ------------------------------------------------------------------ Gutenberg (Table 2)
 
-#: The paper's Gutenberg collection (its Table 2): 11,050 works by 488 authors.
+#: The size of the paper's Gutenberg collection (its Table 2), 11,050 works by 488 authors.
 PAPER_WORKS: int = 11_050
 PAPER_AUTHORS: int = 488
 

@@ -25,7 +25,7 @@ and returns an :class:`Attribution`:
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
    :math:`n/(n+1)`: the resolution of the calibration is :math:`1/(n+1)`.
 
-:meth:`Attribution.explain` names the words behind a verdict: the discriminating words
+``Attribution.explain`` names the words behind a verdict: the discriminating words
 :math:`W^\dagger` (Algorithm 1 of the paper) of the text against each of two corpora, each with
 its counts, the count expected under the binomial allocation, its P-value and the author it
 leans to.
@@ -193,7 +193,7 @@ def _unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
 
 @dataclass(frozen=True)
 class Explanation:
-    """What :meth:`Attribution.explain` returns: the words and the two HC values."""
+    """What ``Attribution.explain`` returns: the words and the two HC values."""
 
     text: str
     authors: tuple[Hashable, Hashable]
@@ -268,7 +268,7 @@ class Attribution:
 
     @property
     def verdicts(self) -> pd.DataFrame:
-        """One row per text: author (or ``<UNK>``), runner-up, margin, discrepancy, rank score."""
+        """One row per text, with author (or ``<UNK>``), runner-up, margin, discrepancy, rank score."""
         return self._verdicts(self.table, self.ranks)
 
     @property
@@ -422,7 +422,7 @@ class Attribution:
     # ---- export
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per text: the verdict and the discrepancy to every candidate."""
+        """One row per text, with the verdict and the discrepancy to every candidate."""
         d = self.table.add_prefix("d: ")
         return pd.concat([self.verdicts, d], axis=1).rename_axis("text")
 
@@ -518,7 +518,7 @@ def attribute(
         ``None`` (closed set) or a level in (0, 1): answer ``"<UNK>"`` when the text's
         rank-calibrated score to the chosen author exceeds it.
     gamma, k_neighbours
-        :math:`\\gamma_0` of HC (and of :meth:`Attribution.explain`); k of k-NN.
+        :math:`\\gamma_0` of HC (and of ``Attribution.explain``); k of k-NN.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """
