@@ -17,13 +17,14 @@ agreement on whichever device it runs.
 from __future__ import annotations
 
 from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .hc import VARIANTS, Variant, _check_range
 
-__all__ = ["DEVICES", "namespace", "hc_pairs_on"]
+__all__ = ["DEVICES", "namespace", "gpu_available", "hc_pairs_on", "hc_matrix_on"]
 
 DEVICES: tuple[str, ...] = ("cpu", "gpu")
 
@@ -56,6 +57,15 @@ def namespace(device: str) -> tuple[ModuleType, Any]:
     return cupy, cupy_special
 
 
+def gpu_available() -> bool:
+    """Whether ``device="gpu"`` works here: CuPy installed and a GPU found."""
+    try:
+        namespace("gpu")
+    except ValueError:
+        return False
+    return True
+
+
 def _allocation_pvalues(xp: ModuleType, special: Any, x: Any, y: Any) -> Any:
     """Exact two-sided allocation P-values of (pairs × words) int64 tables, in ``xp``."""
     t1 = x.sum(axis=-1, keepdims=True)
@@ -85,25 +95,85 @@ def _allocation_pvalues(xp: ModuleType, special: Any, x: Any, y: Any) -> Any:
 
 def hc_pairs_on(x: Any, y: Any, gamma: float = 0.25, variant: Variant = "dagger",
                 device: str = "cpu") -> np.ndarray:
-    r"""HC of each pair of rows of two (pairs × words) count tables, computed on ``device``.
+    r"""HC of each pair of rows of two (... × words) count tables, computed on ``device``.
 
     :math:`\mathrm{HC}^\dagger` (or :math:`\mathrm{HC}^*`) of the exact allocation P-values, as
     :func:`hclib.engine.hc_pairs`, with ``bdtr``/``bdtrc`` tails (see the module docstring).
-    Inputs must be valid count tables; the result is a NumPy array.
+    ``x`` and ``y`` broadcast against each other; inputs must be valid count tables; the result
+    is a NumPy array over the leading axes.
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
     xp, special = namespace(device)
     x = xp.asarray(x, dtype=xp.int64)
     y = xp.asarray(y, dtype=xp.int64)
-    n_words = x.shape[-1]
+    x, y = xp.broadcast_arrays(x, y)
+    hc = _hc_of_pvalues(xp, _allocation_pvalues(xp, special, x, y), gamma, variant)
+    return hc.get() if hasattr(hc, "get") else np.asarray(hc)
+
+
+def _hc_of_pvalues(xp: ModuleType, pvalues: Any, gamma: float, variant: Variant) -> Any:
+    """HC of every row (last axis) of a P-value array: a full sort and the scan."""
+    n_words = pvalues.shape[-1]
     k = _check_range(n_words, gamma)
-    smallest = xp.sort(_allocation_pvalues(xp, special, x, y), axis=-1)[:, :k]
+    smallest = xp.sort(pvalues, axis=-1)[..., :k]
     u = xp.arange(1, k + 1, dtype=xp.float64) / n_words
     z = np.sqrt(n_words) * (u - smallest) / xp.sqrt(u * (1.0 - u))
     if variant == "dagger":
         allowed = smallest >= 1.0 / n_words
         allowed |= ~allowed.any(axis=-1, keepdims=True)   # none qualifies: HC*, as hclib.hc
         z = xp.where(allowed, z, -xp.inf)
-    hc = z.max(axis=-1)
-    return hc.get() if hasattr(hc, "get") else np.asarray(hc)
+    return z.max(axis=-1)
+
+
+def hc_matrix_on(docs: np.ndarray, authors: np.ndarray, member: np.ndarray | None = None,
+                 gamma: float = 0.25, variant: Variant = "dagger", device: str = "cpu",
+                 *, screen: bool = True, batch: int | None = None,
+                 progress: Callable[[int], Any] | None = None) -> np.ndarray:
+    r"""HC of every document against every corpus, on ``device``: a (documents × authors) array.
+
+    ``docs`` (D × N) and ``authors`` (A × N) are validated count tables and ``member`` the
+    corpus that contains each document, or -1 (as in :func:`hclib.discrepancy_matrix`, which
+    validates and calls this for ``device="gpu"``): a document is left out of its own corpus.
+    Both tables travel to the device once; the pairs are formed there.
+
+    On a GPU with ``screen=True`` (default) three CUDA kernels run the engine's screen on the
+    device: bounds for every word, exact tails only for the words that can be among the
+    :math:`\lfloor\gamma_0 N\rfloor` smallest P-values, a sort and the scan
+    (:mod:`hclib._cuda`).
+    Otherwise, and on the CPU, the plain array path of :func:`hc_pairs_on` runs on ``batch``
+    documents at a time. Both give the same P-values and HC (the scan's maximum may differ in the
+    last bit). ``progress`` is called with the documents done per batch.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
+    xp, special = namespace(device)
+    docs = np.asarray(docs, dtype=np.int64)
+    authors = np.asarray(authors, dtype=np.int64)
+    n_docs, n_words = docs.shape
+    n_authors = authors.shape[0]
+    member = (np.full(n_docs, -1, dtype=np.int64) if member is None
+              else np.asarray(member, dtype=np.int64))
+    k = _check_range(n_words, gamma)
+    if device == "gpu" and screen:
+        from . import _cuda
+
+        if _cuda.available() and _cuda.fits(xp, n_words):
+            step = batch or max(1, -(-32_768 // n_authors))
+            return _cuda.hc_matrix_fused(xp, docs, authors, member, k, variant == "dagger",
+                                         step, progress)
+    # the plain array path: (batch × authors × words) P-values at a time
+    step = batch or max(1, 2**24 // max(n_authors * n_words, 1))
+    d_authors = xp.asarray(authors)
+    out = np.empty((n_docs, n_authors), dtype=np.float64)
+    for start in range(0, n_docs, step):
+        stop = min(start + step, n_docs)
+        x = xp.asarray(docs[start:stop])[:, None, :]
+        own = xp.asarray(member[start:stop])[:, None] == xp.arange(n_authors)[None, :]
+        y = d_authors[None, :, :] - own[..., None] * x
+        x = xp.broadcast_to(x, y.shape)
+        hc = _hc_of_pvalues(xp, _allocation_pvalues(xp, special, x, y), gamma, variant)
+        out[start:stop] = hc.get() if hasattr(hc, "get") else hc
+        if progress is not None:
+            progress(stop - start)
+    return out

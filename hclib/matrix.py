@@ -195,10 +195,12 @@ def discrepancy_matrix(
         HC measures only: normal-approximation P-values (``approximate_pvalues``)
         instead of exact ones. Faster, not exact; never the default.
     device
-        ``"cpu"`` (default) or ``"gpu"``: HC measures only, every chunk on the GPU with CuPy
-        (:func:`hclib.arrays.hc_pairs_on`, ``pip install hclib[gpu]``; exact tails from
-        ``bdtr``/``bdtrc``, P-values equal to the CPU ones to 1e-8, not bit for bit). Raises
-        ``ValueError`` when CuPy or a GPU is missing. Run chunks one at a time (``n_jobs=1``).
+        ``"cpu"`` (default) or ``"gpu"``: HC measures only, on an NVIDIA GPU with CuPy
+        (:func:`hclib.arrays.hc_matrix_on`, ``pip install hclib[gpu]``): one CUDA kernel
+        per batch with the engine's screen on the device. Exact tails from Cephes'
+        ``bdtr``/``bdtrc``, so P-values equal the CPU ones to about 1e-9 relative, not bit
+        for bit. Raises ``ValueError`` when CuPy or a GPU is missing; ``n_jobs`` and the
+        chunk options do not apply.
 
     Raises
     ------
@@ -226,8 +228,7 @@ def discrepancy_matrix(
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     if device != "cpu":
-        f = _device_measure(measure, gamma, approximate, device)
-        n_jobs = 1
+        return _on_device(docs, authors, member, measure, gamma, approximate, device, progress)
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     processes = (n_jobs > 1 and measure.startswith("hc_")
                  and n_docs * n_authors * docs.shape[1] >= PROCESS_MIN_CELLS
@@ -272,23 +273,20 @@ def discrepancy_matrix(
     return out
 
 
-def _device_measure(measure: str, gamma: float, approximate: bool, device: str):
-    """The HC measure ``measure`` computed by :func:`hclib.arrays.hc_pairs_on` on ``device``."""
-    from .arrays import hc_pairs_on, namespace
+def _on_device(docs: np.ndarray, authors: np.ndarray, member: np.ndarray, measure: str,
+               gamma: float, approximate: bool, device: str, progress: bool | None
+               ) -> np.ndarray:
+    """The HC matrix computed by :func:`hclib.arrays.hc_matrix_on` on ``device``."""
+    from .arrays import hc_matrix_on, namespace
 
     if not measure.startswith("hc_") or approximate:
         raise ValueError(f"device={device!r} supports the exact HC measures only, "
                          f"not measure={measure!r} with approximate={approximate}")
     namespace(device)   # a clear error now if the device is not there
-
-    def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        x, y = np.broadcast_arrays(x, y)
-        n_words = x.shape[-1]
-        flat = hc_pairs_on(x.reshape(-1, n_words), y.reshape(-1, n_words), gamma,
-                           measure.removeprefix("hc_"), device=device)
-        return flat.reshape(x.shape[:-1])
-
-    return hc
+    with tqdm(total=len(docs), unit="doc", desc=f"{measure} on {device}",
+              delay=0 if progress else 2.0, disable=progress is False) as bar:
+        return hc_matrix_on(docs, authors, member, gamma, measure.removeprefix("hc_"),
+                            device, progress=bar.update)
 
 
 # ------------------------------------------------------------------ worker processes
