@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["available", "hc_matrix_fused"]
+__all__ = ["available", "hc_matrix_screened"]
 
 THREADS = 256
 
@@ -349,7 +349,7 @@ def fits(cupy: Any, n_words: int) -> bool:
     return shared_bytes(n_words) + 1024 <= limit
 
 
-def hc_matrix_fused(cupy: Any, docs: np.ndarray, authors: np.ndarray, member: np.ndarray,
+def hc_matrix_screened(cupy: Any, docs: np.ndarray, authors: np.ndarray, member: np.ndarray,
                     k: int, dagger: bool, batch: int, progress: Any = None) -> np.ndarray:
     """HC of every (document, corpus) pair: a (documents × authors) NumPy array.
 
