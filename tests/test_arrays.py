@@ -117,3 +117,14 @@ def test_fused_kernel_on_edge_tables():
         assert np.max(np.abs(got - want) / np.maximum(np.abs(want), 1)) < 1e-8
     same = arrays.hc_matrix_on(y[:3], y[:3], None, 0.25, "dagger", "gpu")
     assert np.allclose(np.diag(same), discrepancy_matrix(y[:3], y[:3]).diagonal())
+
+
+@gpu
+def test_discrepancy_matrix_on_the_gpu_equals_the_cpu_engine():
+    docs, corpora, member = _leave_one_out_case(seed=11)
+    for measure in ("hc_dagger", "hc_star"):
+        cpu = discrepancy_matrix(docs, corpora, doc_author=member, measure=measure)
+        gpu_hc = discrepancy_matrix(docs, corpora, doc_author=member, measure=measure,
+                                    device="gpu", progress=False)
+        assert np.max(np.abs(gpu_hc - cpu) / np.maximum(np.abs(cpu), 1)) < 1e-8
+        assert np.array_equal(gpu_hc.argmin(axis=1), cpu.argmin(axis=1))
