@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 try:
     import numba
 except ImportError:  # pragma: no cover - numba is optional
@@ -47,64 +49,226 @@ def _tail(k: float, n: float, p: float, q: float) -> tuple[float, float]:
     return lo, hi
 
 
+def _word_bounds(xf: float, yf: float, a1: float, a2: float) -> tuple[float, float]:
+    """``lo <= pi <= hi`` for one word with counts ``xf``, ``yf`` of tables of ``a1``, ``a2``
+    words (see :func:`hclib.engine.pvalue_bounds`)."""
+    n = xf + yf
+    if n == 0.0:
+        return 1.0, 1.0
+    den = a1 + a2 - n
+    p = (a1 - xf) / den
+    q = (a2 - yf) / den
+    mean = n * p
+    d = abs(xf - mean)
+    if not (p * q > 0.0) or d <= 1e-7 * (1.0 + mean):
+        return 0.0, 1.0
+    above = xf > mean
+    if above:
+        lo, hi = _tail(xf, n, p, q)
+    else:
+        lo, hi = _tail(n - xf, n, q, p)
+    if lo < FAR_TAIL_ABOVE:
+        slack = 1e-7 * (1.0 + mean + d)
+        if above:
+            inner = math.floor(mean - d + slack)
+            outer = math.floor(mean - d - slack)
+            far = n - inner
+            pf, qf = q, p
+        else:
+            inner = math.ceil(mean + d - slack)
+            outer = math.ceil(mean + d + slack)
+            far = inner
+            pf, qf = p, q
+        if far <= n:
+            flo, fhi = _tail(far, n, pf, qf)
+            hi += fhi
+            if inner == outer:
+                lo += flo
+    else:
+        hi = 1.0
+    lo *= _SAFETY
+    hi = max(hi * _GROWTH, _FLOOR)
+    if math.isnan(lo) or math.isnan(hi):
+        return 0.0, 1.0
+    if lo < _FLOOR:
+        lo = 0.0
+    return min(lo, 1.0), min(hi, 1.0)
+
+
 def _bounds(x, y, t1, t2, lower, upper):  # pragma: no cover - compiled
     """Fill ``lower``/``upper`` (pairs × words) with the P-value bounds of every word."""
     for r in range(x.shape[0]):
         a1 = float(t1[r])
         a2 = float(t2[r])
         for w in range(x.shape[1]):
-            xf = float(x[r, w])
-            yf = float(y[r, w])
-            n = xf + yf
-            if n == 0.0:
-                lower[r, w] = 1.0
-                upper[r, w] = 1.0
+            lower[r, w], upper[r, w] = _word_bounds(float(x[r, w]), float(y[r, w]), a1, a2)
+
+
+def _exact_pvalue(xi: int, yi: int, t1: int, t2: int) -> float:
+    """One allocation P-value, step for step as :func:`hclib.pvalues._two_sided` computes it
+    (exact int64 tail boundaries in the orientation ``p <= 1/2``, Boost's tails): the same
+    value, bit for bit."""
+    n = xi + yi
+    num = t1 - xi
+    den = t1 + t2 - n
+    if 2 * num > den:
+        xi = n - xi
+        num = den - num
+    if den == 0 or n == 0:
+        return 1.0
+    dev = xi * den - n * num
+    if dev == 0:
+        return 1.0
+    mirror = 2 * n * num - xi * den
+    if dev < 0:
+        lower_k = xi
+        upper_k = -((-mirror) // den)
+    else:
+        lower_k = mirror // den
+        upper_k = xi
+    p = num / den
+    nf = float(n)
+    if lower_k >= n:
+        low = 1.0
+    elif lower_k < 0:
+        low = 0.0
+    else:
+        low = _cdf(float(lower_k), nf, p)
+    j = upper_k - 1
+    if j < 0:
+        high = 1.0
+    elif j >= n:
+        high = 0.0
+    else:
+        high = _sf(float(j), nf, p)
+    total = low + high
+    return 1.0 if total > 1.0 else total
+
+
+def _z(i: int, pvalue: float, n_words: int) -> float:
+    """:math:`z_i` exactly as :func:`hclib.hc.hc_scores` computes it (the same operations)."""
+    u = float(i) / float(n_words)
+    return math.sqrt(float(n_words)) * (u - pvalue) / math.sqrt(u * (1.0 - u))
+
+
+def _bracket(x, y, t1, t2, k, dagger, hc, done, n_exact):  # pragma: no cover
+    """The bracketing stage of :func:`hclib.engine._bracketed_hc`, fused, row by row.
+
+    Writes ``hc[r]`` and ``done[r] = True`` for every row it settles; ``n_exact[r]``: exact
+    tails evaluated for row ``r``.
+    """
+    n_rows, n_words = x.shape
+    inv = 1.0 / n_words
+    lo = np.empty(n_words)
+    hi = np.empty(n_words)
+    pick = np.empty(n_words, dtype=np.int64)
+    values = np.empty(n_words)
+    for r in range(n_rows):
+        done[r] = False
+        n_exact[r] = 0
+        a1 = float(t1[r])
+        a2 = float(t2[r])
+        for w in range(n_words):
+            lo[w], hi[w] = _word_bounds(float(x[r, w]), float(y[r, w]), a1, a2)
+        ls = np.sort(np.partition(lo, k - 1)[:k])
+        us = np.sort(np.partition(hi, k - 1)[:k])
+        # best lower z-bound among the ranks that surely count
+        best = -np.inf
+        for i in range(k):
+            if dagger and ls[i] < inv:
                 continue
-            den = a1 + a2 - n
-            p = (a1 - xf) / den
-            q = (a2 - yf) / den
-            mean = n * p
-            d = abs(xf - mean)
-            if not (p * q > 0.0) or d <= 1e-7 * (1.0 + mean):
-                lower[r, w] = 0.0
-                upper[r, w] = 1.0
+            z = _z(i + 1, us[i], n_words)
+            if z > best:
+                best = z
+        if best == -np.inf:
+            continue
+        first = -1
+        last = -1
+        for i in range(k):
+            if dagger:
+                if us[i] < inv:
+                    continue
+                z = _z(i + 1, max(ls[i], inv), n_words)
+            else:
+                z = _z(i + 1, ls[i], n_words)
+            if z >= best:
+                if first < 0:
+                    first = i
+                last = i
+        a = ls[first]
+        b = us[last]
+        below = 0
+        m = 0
+        for w in range(n_words):
+            if hi[w] < a:
+                below += 1
+            elif lo[w] <= b:
+                pick[m] = w
+                m += 1
+        n_exact[r] = m
+        for j in range(m):
+            w = pick[j]
+            values[j] = _exact_pvalue(x[r, w], y[r, w], t1[r], t2[r])
+        got = np.sort(values[:m])
+        value = -np.inf
+        ok = True
+        for i in range(first, last + 1):
+            at = i - below
+            if at < 0 or at >= m:
+                ok = False
+                break
+            g = got[at]
+            if g < ls[i] or g > us[i]:
+                ok = False
+                break
+            if dagger and g < inv:
                 continue
-            above = xf > mean
-            if above:
-                lo, hi = _tail(xf, n, p, q)
-            else:
-                lo, hi = _tail(n - xf, n, q, p)
-            if lo < FAR_TAIL_ABOVE:
-                slack = 1e-7 * (1.0 + mean + d)
-                if above:
-                    inner = math.floor(mean - d + slack)
-                    outer = math.floor(mean - d - slack)
-                    far = n - inner
-                    pf, qf = q, p
-                else:
-                    inner = math.ceil(mean + d - slack)
-                    outer = math.ceil(mean + d + slack)
-                    far = inner
-                    pf, qf = p, q
-                if far <= n:
-                    flo, fhi = _tail(far, n, pf, qf)
-                    hi += fhi
-                    if inner == outer:
-                        lo += flo
-            else:
-                hi = 1.0
-            lo *= _SAFETY
-            hi = max(hi * _GROWTH, _FLOOR)
-            if math.isnan(lo) or math.isnan(hi):
-                lo, hi = 0.0, 1.0
-            if lo < _FLOOR:
-                lo = 0.0
-            lower[r, w] = min(lo, 1.0)
-            upper[r, w] = min(hi, 1.0)
+            z = _z(i + 1, g, n_words)
+            if z > value:
+                value = z
+        if ok and value > -np.inf:
+            hc[r] = value
+            done[r] = True
+
+
+def _boost_tails():
+    """SciPy's Boost binomial tails (the C functions that ``scipy.special._ufuncs._binom_cdf``
+    and ``_binom_sf`` call) as numba external functions, or ``None`` where this SciPy does not
+    export them."""
+    import ctypes
+
+    import llvmlite.binding
+    from numba.core.extending import get_cython_function_address
+
+    signature = numba.types.float64(numba.types.float64, numba.types.float64,
+                                    numba.types.float64)
+    tails = []
+    for tail in ("cdf", "sf"):
+        try:
+            address = get_cython_function_address("scipy.special._ufuncs_cxx",
+                                                  f"_export_binom_{tail}_double")
+        except (ImportError, ValueError, AttributeError):  # pragma: no cover
+            return None
+        # the module exports the address of a variable that holds the function's address
+        llvmlite.binding.add_symbol(f"hclib_binom_{tail}",
+                                    ctypes.c_void_p.from_address(address).value)
+        tails.append(numba.types.ExternalFunction(f"hclib_binom_{tail}", signature))
+    return tuple(tails)
 
 
 if numba is not None:
     _tail = numba.njit(cache=True, fastmath=False, error_model="numpy")(_tail)
+    _word_bounds = numba.njit(cache=True, fastmath=False, error_model="numpy")(_word_bounds)
     bounds_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy")(_bounds)
+    _z = numba.njit(cache=True, fastmath=False, error_model="numpy")(_z)
+    _tails = _boost_tails()
+    if _tails is not None:
+        _cdf, _sf = _tails
+        _exact_pvalue = numba.njit(cache=True, fastmath=False, error_model="numpy")(_exact_pvalue)
+        bracket_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy",
+                                    nogil=True)(_bracket)
+    else:  # pragma: no cover
+        bracket_kernel = None
 else:  # pragma: no cover
     bounds_kernel = None
+    bracket_kernel = None

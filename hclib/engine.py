@@ -50,7 +50,7 @@ from scipy import special
 
 from ._checks import check_gamma, check_table_pair
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
-from ._kernels import bounds_kernel
+from ._kernels import bounds_kernel, bracket_kernel
 from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
 # pvalue_lower_bounds, pvalue_bounds and approximate_pvalues are internal (they assume validated
@@ -363,20 +363,41 @@ def hc_pairs(
     y = np.asarray(y, dtype=np.int64)
     if x.ndim != 2 or x.shape != y.shape:
         raise ValueError(f"x and y must be (pairs × words) tables of one shape, got {x.shape}, {y.shape}")
-    k = _check_range(x.shape[1], gamma)
+    n_pairs, n_words = x.shape
+    k = _check_range(n_words, gamma)
     if bracket is None:
         bracket = bounds_kernel is not None
-    block = block or max(1, BLOCK_CELLS // x.shape[1])
-    out = np.empty(x.shape[0], dtype=np.float64)
+    block = block or max(1, BLOCK_CELLS // n_words)
+    out = np.empty(n_pairs, dtype=np.float64)
     tally: dict[str, int] = {"pairs": 0, "exact_pvalues": 0, "bracketed": 0, "complete": 0,
                              "settled": 0, "full": 0}
-    for start in range(0, x.shape[0], block):
-        rows = slice(start, start + block)
-        out[rows] = _hc_block(x[rows], y[rows], k, variant, screen, approximate, bracket, tally)
+    rows = np.arange(n_pairs)
+    fused = (bracket and bracket_kernel is not None and screen and not approximate
+             and _screen_size(k) < n_words)
+    if fused:   # the bracketing stage compiled, row by row; the rest as below
+        x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+        done = np.zeros(n_pairs, dtype=bool)
+        n_exact = np.zeros(n_pairs, dtype=np.int64)
+        bracket_kernel(x, y, x.sum(axis=-1), y.sum(axis=-1), k, variant == "dagger", out,
+                       done, n_exact)
+        tally["pairs"] += int(done.sum())
+        tally["bracketed"] += int(done.sum())
+        tally["exact_pvalues"] += int(n_exact[done].sum())
+        rows = rows[~done]
+        bracket = False     # the pairs it did not settle go to the lower-bound screen
+    for start in range(0, rows.size, block):
+        chunk = rows[start : start + block]
+        out[chunk] = _hc_block(x[chunk], y[chunk], k, variant, screen, approximate, bracket,
+                               tally)
     if counts is not None:
         for key, value in tally.items():
             counts[key] = counts.get(key, 0) + value
     return out
+
+
+def _screen_size(k: int) -> int:
+    """Words the lower-bound screen computes exactly in its first stage."""
+    return int(np.ceil(SCREEN_FACTOR * k)) + SCREEN_EXTRA
 
 
 def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bool,
@@ -386,7 +407,7 @@ def _hc_block(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, screen: bo
     if approximate:
         return hc_from_sorted(smallest_sorted(approximate_pvalues(x, y), k), n_words, variant).hc
     t1, t2 = _totals(x, y)
-    j = int(np.ceil(SCREEN_FACTOR * k)) + SCREEN_EXTRA
+    j = _screen_size(k)
     if not screen or j >= n_words:
         tally["full"] += n_pairs
         tally["exact_pvalues"] += x.size
