@@ -151,74 +151,77 @@ def _z(i: int, pvalue: float, n_words: int) -> float:
     return math.sqrt(float(n_words)) * (u - pvalue) / math.sqrt(u * (1.0 - u))
 
 
-def _bracket(x, y, t1, t2, k, dagger, hc, done, n_exact):  # pragma: no cover
-    """The bracketing stage of :func:`hclib.engine._bracketed_hc`, fused, row by row.
+def _window(x, y, t1, t2, lo, hi, ls, us, dagger, first, last, below, values,
+            n_exact):  # pragma: no cover - compiled
+    """Steps 1-2 of :func:`hclib.engine._bracketed_hc`, row by row: the ranks that can hold the
+    maximum (``first..last``; ``first = -1`` where no rank surely counts), the number of words
+    surely below them (``below``), and the exact P-values of the ``n_exact[r]`` words that can
+    occupy them, in ``values[r, :n_exact[r]]`` (unsorted).
 
-    Writes ``hc[r]`` and ``done[r] = True`` for every row it settles; ``n_exact[r]``: exact
-    tails evaluated for row ``r``.
+    ``lo``, ``hi``: every word's bounds; ``ls``, ``us``: their ``k`` smallest, sorted.
     """
     n_rows, n_words = x.shape
+    k = ls.shape[1]
     inv = 1.0 / n_words
-    lo = np.empty(n_words)
-    hi = np.empty(n_words)
-    pick = np.empty(n_words, dtype=np.int64)
-    values = np.empty(n_words)
     for r in range(n_rows):
-        done[r] = False
+        first[r] = -1
         n_exact[r] = 0
-        a1 = float(t1[r])
-        a2 = float(t2[r])
-        for w in range(n_words):
-            lo[w], hi[w] = _word_bounds(float(x[r, w]), float(y[r, w]), a1, a2)
-        ls = np.sort(np.partition(lo, k - 1)[:k])
-        us = np.sort(np.partition(hi, k - 1)[:k])
-        # best lower z-bound among the ranks that surely count
-        best = -np.inf
+        best = -np.inf              # the best lower z-bound among ranks that surely count
         for i in range(k):
-            if dagger and ls[i] < inv:
+            if dagger and ls[r, i] < inv:
                 continue
-            z = _z(i + 1, us[i], n_words)
+            z = _z(i + 1, us[r, i], n_words)
             if z > best:
                 best = z
         if best == -np.inf:
             continue
-        first = -1
-        last = -1
-        for i in range(k):
+        lead = -1
+        tail = -1
+        for i in range(k):          # the ranks whose upper z-bound reaches it
             if dagger:
-                if us[i] < inv:
+                if us[r, i] < inv:
                     continue
-                z = _z(i + 1, max(ls[i], inv), n_words)
+                z = _z(i + 1, max(ls[r, i], inv), n_words)
             else:
-                z = _z(i + 1, ls[i], n_words)
+                z = _z(i + 1, ls[r, i], n_words)
             if z >= best:
-                if first < 0:
-                    first = i
-                last = i
-        a = ls[first]
-        b = us[last]
-        below = 0
+                if lead < 0:
+                    lead = i
+                tail = i
+        first[r] = lead
+        last[r] = tail
+        a = ls[r, lead]
+        b = us[r, tail]
+        count = 0
         m = 0
         for w in range(n_words):
-            if hi[w] < a:
-                below += 1
-            elif lo[w] <= b:
-                pick[m] = w
+            if hi[r, w] < a:
+                count += 1
+            elif lo[r, w] <= b:
+                values[r, m] = _exact_pvalue(x[r, w], y[r, w], t1[r], t2[r])
                 m += 1
+        below[r] = count
         n_exact[r] = m
-        for j in range(m):
-            w = pick[j]
-            values[j] = _exact_pvalue(x[r, w], y[r, w], t1[r], t2[r])
-        got = np.sort(values[:m])
+
+
+def _scan(got, ls, us, first, last, below, n_exact, dagger, n_words, hc,
+          done):  # pragma: no cover - compiled
+    """Step 3 of :func:`hclib.engine._bracketed_hc`: HC from the sorted exact P-values ``got``
+    of the rows :func:`_window` prepared; ``done[r]`` where the row is settled."""
+    inv = 1.0 / n_words
+    for r in range(got.shape[0]):
+        done[r] = False
+        if first[r] < 0:
+            continue
         value = -np.inf
         ok = True
-        for i in range(first, last + 1):
-            at = i - below
-            if at < 0 or at >= m:
+        for i in range(first[r], last[r] + 1):
+            at = i - below[r]
+            if at < 0 or at >= n_exact[r]:
                 ok = False
                 break
-            g = got[at]
-            if g < ls[i] or g > us[i]:
+            g = got[r, at]
+            if g < ls[r, i] or g > us[r, i]:   # a safeguard: outside its bracket
                 ok = False
                 break
             if dagger and g < inv:
@@ -259,16 +262,18 @@ def _boost_tails():
 if numba is not None:
     _tail = numba.njit(cache=True, fastmath=False, error_model="numpy")(_tail)
     _word_bounds = numba.njit(cache=True, fastmath=False, error_model="numpy")(_word_bounds)
-    bounds_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy")(_bounds)
+    bounds_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy",
+                               nogil=True)(_bounds)
     _z = numba.njit(cache=True, fastmath=False, error_model="numpy")(_z)
     _tails = _boost_tails()
     if _tails is not None:
         _cdf, _sf = _tails
         _exact_pvalue = numba.njit(cache=True, fastmath=False, error_model="numpy")(_exact_pvalue)
-        bracket_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy",
-                                    nogil=True)(_bracket)
+        window_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy",
+                                   nogil=True)(_window)
+        scan_kernel = numba.njit(cache=True, fastmath=False, error_model="numpy",
+                                 nogil=True)(_scan)
     else:  # pragma: no cover
-        bracket_kernel = None
+        window_kernel = scan_kernel = None
 else:  # pragma: no cover
-    bounds_kernel = None
-    bracket_kernel = None
+    bounds_kernel = window_kernel = scan_kernel = None

@@ -50,7 +50,7 @@ from scipy import special
 
 from ._checks import check_gamma, check_table_pair
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
-from ._kernels import bounds_kernel, bracket_kernel
+from ._kernels import bounds_kernel, scan_kernel, window_kernel
 from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
 
 # pvalue_lower_bounds, pvalue_bounds and approximate_pvalues are internal (they assume validated
@@ -65,6 +65,8 @@ SCREEN_STEP = 0.5
 #: Words × pairs per block: temporaries small enough to stay in the CPU cache (measured on this
 #: project's machine: 4 pairs of 3,000 words were faster than 2 or 8).
 BLOCK_CELLS = 12288
+#: Words × pairs per block of the compiled bracketing stage.
+COMPILED_BLOCK_CELLS = 65536
 #: ``pvalue_lower_bounds`` adds the mirror tail's bound only below this near-tail bound.
 FAR_TAIL_ABOVE = 0.3
 _SAFETY = 1.0 - 1e-6
@@ -372,14 +374,10 @@ def hc_pairs(
     tally: dict[str, int] = {"pairs": 0, "exact_pvalues": 0, "bracketed": 0, "complete": 0,
                              "settled": 0, "full": 0}
     rows = np.arange(n_pairs)
-    fused = (bracket and bracket_kernel is not None and screen and not approximate
-             and _screen_size(k) < n_words)
-    if fused:   # the bracketing stage compiled, row by row; the rest as below
-        x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
-        done = np.zeros(n_pairs, dtype=bool)
-        n_exact = np.zeros(n_pairs, dtype=np.int64)
-        bracket_kernel(x, y, x.sum(axis=-1), y.sum(axis=-1), k, variant == "dagger", out,
-                       done, n_exact)
+    compiled = (bracket and window_kernel is not None and screen and not approximate
+                and _screen_size(k) < n_words)
+    if compiled:   # the bracketing stage compiled; the pairs it leaves as below
+        done, n_exact = _compiled_bracket(x, y, k, variant, out)
         tally["pairs"] += int(done.sum())
         tally["bracketed"] += int(done.sum())
         tally["exact_pvalues"] += int(n_exact[done].sum())
@@ -393,6 +391,37 @@ def hc_pairs(
         for key, value in tally.items():
             counts[key] = counts.get(key, 0) + value
     return out
+
+
+def _compiled_bracket(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, out: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """``_bracketed_hc`` with compiled kernels (:mod:`hclib._kernels`) for everything but the
+    sorts, which NumPy does faster, ``COMPILED_BLOCK_CELLS`` at a time. Writes the settled
+    rows of ``out``; returns ``(done, exact tails per row)``."""
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    n_pairs, n_words = x.shape
+    t1, t2 = x.sum(axis=-1), y.sum(axis=-1)
+    done = np.zeros(n_pairs, dtype=bool)
+    n_exact = np.zeros(n_pairs, dtype=np.int64)
+    step = max(1, COMPILED_BLOCK_CELLS // n_words)
+    lo, hi, values = (np.empty((min(step, n_pairs), n_words)) for _ in range(3))
+    first, last, below = (np.empty(min(step, n_pairs), dtype=np.int64) for _ in range(3))
+    for start in range(0, n_pairs, step):
+        rows = slice(start, min(start + step, n_pairs))
+        b = rows.stop - start
+        xb, yb, t1b, t2b = x[rows], y[rows], t1[rows], t2[rows]
+        bounds_kernel(xb, yb, t1b, t2b, lo[:b], hi[:b])
+        ls = np.sort(np.partition(lo[:b], k - 1, axis=-1)[:, :k], axis=-1)
+        us = np.sort(np.partition(hi[:b], k - 1, axis=-1)[:, :k], axis=-1)
+        window_kernel(xb, yb, t1b, t2b, lo[:b], hi[:b], ls, us, variant == "dagger",
+                      first[:b], last[:b], below[:b], values[:b], n_exact[rows])
+        width = max(int(n_exact[rows].max()), 1)
+        got = values[:b, :width]
+        got[np.arange(width) >= n_exact[rows, None]] = np.inf     # pad the rows to one width
+        got.sort(axis=-1)
+        scan_kernel(got, ls, us, first[:b], last[:b], below[:b], n_exact[rows],
+                    variant == "dagger", n_words, out[rows], done[rows])
+    return done, n_exact
 
 
 def _screen_size(k: int) -> int:

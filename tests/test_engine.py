@@ -257,7 +257,7 @@ def huge_pairs(seed: int = 3, n_pairs: int = 20, n_words: int = 300):
     return x, y
 
 
-needs_kernel = pytest.mark.skipif(_kernels.bracket_kernel is None,
+needs_kernel = pytest.mark.skipif(_kernels.window_kernel is None,
                                   reason="numba or SciPy's exported Boost tails missing")
 
 
@@ -295,7 +295,7 @@ def test_compiled_and_numpy_bracketing_agree_with_the_plain_computation(variant,
         compiled: dict[str, int] = {}
         assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=compiled), want)
         with monkeypatch.context() as m:
-            m.setattr(engine, "bracket_kernel", None)    # the NumPy bracketing stage
+            m.setattr(engine, "window_kernel", None)    # the NumPy bracketing stage
             numpy_stage: dict[str, int] = {}
             assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=numpy_stage),
                                   want)
