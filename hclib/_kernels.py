@@ -151,14 +151,17 @@ def _z(i: int, pvalue: float, n_words: int) -> float:
     return math.sqrt(float(n_words)) * (u - pvalue) / math.sqrt(u * (1.0 - u))
 
 
-def _window(x, y, t1, t2, lo, hi, ls, us, dagger, first, last, below, values,
+def _window(x, y, t1, t2, lo, hi, ls, us, dagger, cutoff, first, last, below, values,
             n_exact):  # pragma: no cover - compiled
-    """Steps 1-2 of :func:`hclib.engine._bracketed_hc`, row by row: the ranks that can hold the
+    r"""Steps 1-2 of :func:`hclib.engine._bracketed_hc`, row by row: the ranks that can hold the
     maximum (``first..last``; ``first = -1`` where no rank surely counts), the number of words
     surely below them (``below``), and the exact P-values of the ``n_exact[r]`` words that can
     occupy them, in ``values[r, :n_exact[r]]`` (unsorted).
 
     ``lo``, ``hi``: every word's bounds; ``ls``, ``us``: their ``k`` smallest, sorted.
+    ``cutoff[r]``: whether HC†'s cutoff :math:`\pi_{(i)} \ge 1/N` applies to the row: with
+    ``dagger``, unless all ``k`` upper bounds lie below 1/N, where HC† is HC* by definition
+    (:func:`hclib.hc.hc_from_sorted`).
     """
     n_rows, n_words = x.shape
     k = ls.shape[1]
@@ -166,9 +169,11 @@ def _window(x, y, t1, t2, lo, hi, ls, us, dagger, first, last, below, values,
     for r in range(n_rows):
         first[r] = -1
         n_exact[r] = 0
+        dagger_row = dagger and us[r, k - 1] >= inv
+        cutoff[r] = dagger_row
         best = -np.inf              # the best lower z-bound among ranks that surely count
         for i in range(k):
-            if dagger and ls[r, i] < inv:
+            if dagger_row and ls[r, i] < inv:
                 continue
             z = _z(i + 1, us[r, i], n_words)
             if z > best:
@@ -178,7 +183,7 @@ def _window(x, y, t1, t2, lo, hi, ls, us, dagger, first, last, below, values,
         lead = -1
         tail = -1
         for i in range(k):          # the ranks whose upper z-bound reaches it
-            if dagger:
+            if dagger_row:
                 if us[r, i] < inv:
                     continue
                 z = _z(i + 1, max(ls[r, i], inv), n_words)
@@ -204,7 +209,7 @@ def _window(x, y, t1, t2, lo, hi, ls, us, dagger, first, last, below, values,
         n_exact[r] = m
 
 
-def _scan(got, ls, us, first, last, below, n_exact, dagger, n_words, hc,
+def _scan(got, ls, us, first, last, below, n_exact, cutoff, n_words, hc,
           done):  # pragma: no cover - compiled
     """Step 3 of :func:`hclib.engine._bracketed_hc`: HC from the sorted exact P-values ``got``
     of the rows :func:`_window` prepared; ``done[r]`` where the row is settled."""
@@ -224,7 +229,7 @@ def _scan(got, ls, us, first, last, below, n_exact, dagger, n_words, hc,
             if g < ls[r, i] or g > us[r, i]:   # a safeguard: outside its bracket
                 ok = False
                 break
-            if dagger and g < inv:
+            if cutoff[r] and g < inv:
                 continue
             z = _z(i + 1, g, n_words)
             if z > value:

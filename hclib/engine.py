@@ -406,6 +406,7 @@ def _compiled_bracket(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, ou
     step = max(1, COMPILED_BLOCK_CELLS // n_words)
     lo, hi, values = (np.empty((min(step, n_pairs), n_words)) for _ in range(3))
     first, last, below = (np.empty(min(step, n_pairs), dtype=np.int64) for _ in range(3))
+    cutoff = np.empty(min(step, n_pairs), dtype=bool)
     for start in range(0, n_pairs, step):
         rows = slice(start, min(start + step, n_pairs))
         b = rows.stop - start
@@ -414,13 +415,13 @@ def _compiled_bracket(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, ou
         ls = np.sort(np.partition(lo[:b], k - 1, axis=-1)[:, :k], axis=-1)
         us = np.sort(np.partition(hi[:b], k - 1, axis=-1)[:, :k], axis=-1)
         window_kernel(xb, yb, t1b, t2b, lo[:b], hi[:b], ls, us, variant == "dagger",
-                      first[:b], last[:b], below[:b], values[:b], n_exact[rows])
+                      cutoff[:b], first[:b], last[:b], below[:b], values[:b], n_exact[rows])
         width = max(int(n_exact[rows].max()), 1)
         got = values[:b, :width]
         got[np.arange(width) >= n_exact[rows, None]] = np.inf     # pad the rows to one width
         got.sort(axis=-1)
-        scan_kernel(got, ls, us, first[:b], last[:b], below[:b], n_exact[rows],
-                    variant == "dagger", n_words, out[rows], done[rows])
+        scan_kernel(got, ls, us, first[:b], last[:b], below[:b], n_exact[rows], cutoff[:b],
+                    n_words, out[rows], done[rows])
     return done, n_exact
 
 
@@ -525,7 +526,9 @@ def _bracketed_hc(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray,
        :math:`L_{(i)} \ge 1/N`), a rank can hold the maximum only if its upper z-bound (HC†:
        with :math:`\pi_{(i)} \ge 1/N`) is at least :math:`B`. Let :math:`[i_1, i_2]` span
        those ranks, :math:`a = L_{(i_1)}`, :math:`b = U_{(i_2)}` (so
-       :math:`\pi_{(i)} \in [a, b]` there).
+       :math:`\pi_{(i)} \in [a, b]` there). Where all :math:`k` upper bounds lie below
+       :math:`1/N`, no rank counts for HC† and it is HC* by definition
+       (:func:`hclib.hc.hc_from_sorted`): such rows are bracketed as HC*.
     2. Every word with :math:`\pi_w \in [a, b]` lies in
        :math:`E = \{w: U_w \ge a, L_w \le b\}` and the :math:`c` words with :math:`U_w < a`
        lie below, so the exact P-values of :math:`E`, sorted, are
@@ -542,8 +545,12 @@ def _bracketed_hc(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray,
     inv = 1.0 / n_words
     z_low = hc_scores(us, n_words)
     if variant == "dagger":
-        best = np.where(ls >= inv, z_low, -np.inf).max(axis=-1)
-        z_high = np.where(us >= inv, hc_scores(np.maximum(ls, inv), n_words), -np.inf)
+        # rows whose k upper bounds all lie below 1/N: every rank is below the cutoff, and HC†
+        # is HC* by definition (hc_from_sorted)
+        cut = (us[:, -1] >= inv)[:, None]
+        best = np.where(~cut | (ls >= inv), z_low, -np.inf).max(axis=-1)
+        z_high = np.where(cut, np.where(us >= inv, hc_scores(np.maximum(ls, inv), n_words),
+                                        -np.inf), hc_scores(ls, n_words))
     else:
         best = z_low.max(axis=-1)
         z_high = hc_scores(ls, n_words)
@@ -570,7 +577,7 @@ def _bracketed_hc(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray,
     fits = (at >= 0) & (at < size[:, None]) & (got >= ls) & (got <= us)
     ok &= np.all(fits | ~span, axis=-1)
     z = hc_scores(np.where(span, got, 1.0), n_words)
-    valid = span & (got >= inv) if variant == "dagger" else span
+    valid = span & (~cut | (got >= inv)) if variant == "dagger" else span
     hc = np.where(valid, z, -np.inf).max(axis=-1)
     ok &= np.isfinite(hc)
     tally["bracketed"] += int(ok.sum())

@@ -302,3 +302,19 @@ def test_compiled_and_numpy_bracketing_agree_with_the_plain_computation(variant,
         assert compiled["bracketed"] == numpy_stage["bracketed"]
         assert sum(compiled[key] for key in ("bracketed", "complete", "settled", "full")) \
             == len(x)
+
+
+@pytest.mark.skipif(engine.bounds_kernel is None, reason="bracketing needs numba")
+def test_pairs_with_every_rank_below_one_over_n_are_bracketed_as_hc_star(monkeypatch):
+    """All k smallest P-values surely below 1/N: HC† is HC* by definition, and the
+    bracketing stage settles such pairs as HC* instead of handing them to the screen."""
+    x, y = zipf_pairs(n_pairs=6, n_words=300, shift=3.0)
+    x = x * 50
+    want = higher_criticism(allocation_pvalues(x, y), 0.25, "dagger").hc
+    assert np.array_equal(want, higher_criticism(allocation_pvalues(x, y), 0.25, "star").hc)
+    for kernel in (engine.window_kernel, None):     # compiled, then NumPy
+        with monkeypatch.context() as m:
+            m.setattr(engine, "window_kernel", kernel)
+            counts: dict[str, int] = {}
+            assert np.array_equal(engine.hc_pairs(x, y, 0.25, "dagger", counts=counts), want)
+            assert counts["bracketed"] == len(x)
