@@ -3,6 +3,15 @@
 :func:`bounds_kernel` fuses :func:`hclib.engine._bounds_given_totals` into one loop over the
 words: the same formulas, scalar by scalar, with no temporaries. ``tests/test_engine.py``
 checks that both are valid bounds and agree to rounding.
+
+:func:`window_kernel` and :func:`scan_kernel` are the bracketing stage
+(:func:`hclib.engine._bracketed_hc`) row by row, around NumPy's sorts
+(:func:`hclib.engine._compiled_bracket`). Their exact P-values (:func:`_exact_pvalue`) call
+the C functions behind SciPy's ``_binom_cdf``/``_binom_sf`` ufuncs (Boost), exported by
+``scipy.special._ufuncs_cxx``, with the integer tail boundaries of
+:func:`hclib.pvalues.tail_boundaries`: the same values as :mod:`hclib.pvalues`, bit for bit
+(tested). Where this SciPy does not export them, the two kernels are ``None`` and the engine
+brackets in NumPy. All kernels release the GIL.
 """
 
 from __future__ import annotations
