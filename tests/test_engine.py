@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hclib import engine
+from hclib import _kernels, engine
 from hclib.hc import higher_criticism
 from hclib.matrix import corpus_counts, discrepancy_matrix
 from hclib.pvalues import allocation_pvalues
@@ -240,3 +240,81 @@ def test_bracketing_computes_few_pvalues_exactly():
     engine.hc_pairs(x, y, 0.25, "dagger", bracket=False, counts=screen)
     assert counts["bracketed"] > 50
     assert counts["exact_pvalues"] < 0.6 * screen["exact_pvalues"]
+
+
+# ------------------------------------------------------------------ the compiled bracketing stage
+
+
+def huge_pairs(seed: int = 3, n_pairs: int = 20, n_words: int = 300):
+    """Tables of about 10^9 words each (near the largest the exact int64 tails can take)."""
+    rng = np.random.default_rng(seed)
+    base = 1.0 / np.arange(1, n_words + 1) ** 1.05
+    base /= base.sum()
+    x = np.array([rng.multinomial(int(rng.integers(10**6, 10**9)), base)
+                  for _ in range(n_pairs)])
+    other = base * rng.lognormal(0.0, 0.01, n_words)
+    y = np.array([rng.multinomial(10**9, other / other.sum()) for _ in range(n_pairs)])
+    return x, y
+
+
+needs_kernel = pytest.mark.skipif(_kernels.window_kernel is None,
+                                  reason="numba or SciPy's exported Boost tails missing")
+
+
+@needs_kernel
+@pytest.mark.parametrize("make", [zipf_pairs, edge_pairs, adversarial_pairs, huge_pairs])
+def test_compiled_exact_pvalue_is_boosts_bit_for_bit(make):
+    import numba
+
+    @numba.njit
+    def every_pvalue(x, y, t1, t2, out):
+        for r in range(x.shape[0]):
+            for w in range(x.shape[1]):
+                out[r, w] = _kernels._exact_pvalue(x[r, w], y[r, w], t1[r], t2[r])
+
+    x, y = make()
+    got = np.empty(x.shape)
+    every_pvalue(x, y, x.sum(axis=1), y.sum(axis=1), got)
+    assert np.array_equal(got, allocation_pvalues(x, y))
+
+
+@needs_kernel
+@pytest.mark.parametrize("variant", ["dagger", "star"])
+@pytest.mark.parametrize("gamma", [0.1, 0.25, 0.5])
+def test_compiled_and_numpy_bracketing_agree_with_the_plain_computation(variant, gamma,
+                                                                        monkeypatch):
+    cases = [zipf_pairs(n_pairs=30, n_words=500, seed=4), adversarial_pairs(seed=7),
+             edge_pairs(seed=2), huge_pairs()]
+    x, y = zipf_pairs(n_pairs=4, n_words=300, seed=5)
+    cases.append((x, x.copy()))                       # identical tables: nothing to bracket
+    small = np.random.default_rng(8).integers(0, 4, size=(6, 40))   # tiny n
+    small[:, 0] = 1
+    cases.append((small, 2 * small))                  # p = 1/3: exact mirror ties
+    for x, y in cases:
+        want = higher_criticism(allocation_pvalues(x, y), gamma, variant).hc
+        compiled: dict[str, int] = {}
+        assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=compiled), want)
+        with monkeypatch.context() as m:
+            m.setattr(engine, "window_kernel", None)    # the NumPy bracketing stage
+            numpy_stage: dict[str, int] = {}
+            assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=numpy_stage),
+                                  want)
+        assert compiled["bracketed"] == numpy_stage["bracketed"]
+        assert sum(compiled[key] for key in ("bracketed", "complete", "settled", "full")) \
+            == len(x)
+
+
+@pytest.mark.skipif(engine.bounds_kernel is None, reason="bracketing needs numba")
+def test_pairs_with_every_rank_below_one_over_n_are_bracketed_as_hc_star(monkeypatch):
+    """All k smallest P-values surely below 1/N: HC† is HC* by definition, and the
+    bracketing stage settles such pairs as HC* instead of handing them to the screen."""
+    x, y = zipf_pairs(n_pairs=6, n_words=300, shift=3.0)
+    x = x * 50
+    want = higher_criticism(allocation_pvalues(x, y), 0.25, "dagger").hc
+    assert np.array_equal(want, higher_criticism(allocation_pvalues(x, y), 0.25, "star").hc)
+    for kernel in (engine.window_kernel, None):     # compiled, then NumPy
+        with monkeypatch.context() as m:
+            m.setattr(engine, "window_kernel", kernel)
+            counts: dict[str, int] = {}
+            assert np.array_equal(engine.hc_pairs(x, y, 0.25, "dagger", counts=counts), want)
+            assert counts["bracketed"] == len(x)
