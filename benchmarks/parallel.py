@@ -100,7 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gutenberg-docs", type=int, default=24,
                         help="Gutenberg-like documents compared with the 100 corpora")
     parser.add_argument("--seed", type=int, default=2022)
+    parser.add_argument("--hc-parallel", choices=("threads", "processes"),
+                        default=hclib.matrix.HC_PARALLEL,
+                        help="how n_jobs > 1 runs HC (hclib.matrix.HC_PARALLEL; default: "
+                             "the library's choice here)")
     args = parser.parse_args(argv)
+    hclib.matrix.HC_PARALLEL = args.hc_parallel
     texts, texts_3000, gut = (2_500, args.texts_3000, args.gutenberg_docs)
     shape = Shape(n_docs=1_000, n_authors=100)
     if args.quick:
@@ -114,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     print(f"Machine: {machine_description()}")
     print(f"Load average at start: {load_average()}")
+    print(f"n_jobs > 1 runs HC in {args.hc_parallel} (hclib.matrix.HC_PARALLEL)")
     print(f"Best of {args.repeats} interleaved wall-clock runs; process rule: "
           f"documents × authors × words >= {hclib.matrix.PROCESS_MIN_CELLS:,}.\n")
     print("| shape | pairs | \\|W\\| | n_jobs=1 s | n_jobs=2 s | ratio | identical |")

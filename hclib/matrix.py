@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from ._checks import (MAX_TABLE_TOTAL, InputTypeError, as_counts, check_count_matrices,
                       check_labels, check_positive_int, check_real, check_totals, exact_sum)
+from ._kernels import window_kernel
 
 # compared_corpora is internal (assumes checked inputs), hence not listed
 __all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
@@ -33,6 +34,9 @@ _TEMPORARIES = 12
 PROCESS_MIN_CELLS = 3_000_000
 #: Chunks per worker at least, so that the workers finish together.
 _CHUNKS_PER_JOB = 4
+#: How ``n_jobs > 1`` runs the HC measures: ``"threads"`` where the engine's compiled kernels
+#: release the GIL (numba installed), else ``"processes"`` (above ``PROCESS_MIN_CELLS``).
+HC_PARALLEL: str = "threads" if window_kernel is not None else "processes"
 
 
 def corpus_counts(
@@ -184,11 +188,11 @@ def discrepancy_matrix(
         than 2 seconds; ``True``/``False`` force it on/off.
     n_jobs
         Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The
-        HC measures run in ``n_jobs`` worker processes (their many small array operations hold
-        the GIL, so threads did not help), which inherit the inputs (copy-on-write where the
-        platform forks) and return their rows; below ``PROCESS_MIN_CELLS`` documents ×
-        authors × words, or inside a daemonic worker process (e.g. a Dask worker), they run in
-        this process instead. The other measures use threads
+        HC measures run in ``n_jobs`` threads where the engine's compiled kernels release the
+        GIL (numba installed; :data:`HC_PARALLEL`), else in worker processes, which inherit the
+        inputs (copy-on-write where the platform forks) and return their rows; below
+        ``PROCESS_MIN_CELLS`` documents × authors × words, or inside a daemonic worker process
+        (e.g. a Dask worker), those run in this process instead. The other measures use threads
         (their array work releases the GIL). The result does not depend on ``n_jobs``. For
         more than one machine, see :mod:`hclib.distributed`.
     approximate
@@ -230,12 +234,14 @@ def discrepancy_matrix(
     if device != "cpu":
         return _on_device(docs, authors, member, measure, gamma, approximate, device, progress)
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
-    processes = (n_jobs > 1 and measure.startswith("hc_")
+    hc = measure.startswith("hc_")
+    threads = n_jobs > 1 and hc and HC_PARALLEL == "threads"
+    processes = (n_jobs > 1 and hc and not threads
                  and n_docs * n_authors * docs.shape[1] >= PROCESS_MIN_CELLS
                  and not multiprocessing.current_process().daemon)  # daemons have no children
-    if processes and chunk_size is None:
+    if (threads or processes) and chunk_size is None:
         step = max(1, min(step, -(-n_docs // (_CHUNKS_PER_JOB * n_jobs))))
-    if n_jobs > 1 and measure.startswith("hc_") and not processes:
+    if hc and not (threads or processes):
         n_jobs = 1
     out = np.empty((n_docs, n_authors), dtype=np.float64)
 
