@@ -117,6 +117,7 @@ def test_worker_processes_give_identical_results(corpus, monkeypatch) -> None:
     _, author_counts, doc_author = corpus_counts(docs, labels)
     one = discrepancy_matrix(docs, author_counts, doc_author=doc_author, progress=False)
     monkeypatch.setattr(matrix, "PROCESS_MIN_CELLS", 0)
+    monkeypatch.setattr(matrix, "HC_PARALLEL", "processes")
     started = []
     real = matrix.ProcessPoolExecutor
     monkeypatch.setattr(matrix, "ProcessPoolExecutor",
@@ -126,6 +127,25 @@ def test_worker_processes_give_identical_results(corpus, monkeypatch) -> None:
     assert started and np.array_equal(one, two)
     star = discrepancy_matrix(docs, author_counts, measure="hc_star", n_jobs=2, progress=False)
     assert np.array_equal(star, discrepancy_matrix(docs, author_counts, measure="hc_star"))
+
+
+def test_worker_threads_give_identical_results(corpus, monkeypatch) -> None:
+    import hclib.matrix as matrix
+    docs, labels = corpus
+    _, author_counts, doc_author = corpus_counts(docs, labels)
+    one = discrepancy_matrix(docs, author_counts, doc_author=doc_author, progress=False)
+    monkeypatch.setattr(matrix, "HC_PARALLEL", "threads")
+    monkeypatch.setattr(matrix, "ProcessPoolExecutor", None)    # must not be used
+    started = []
+    real = matrix.ThreadPoolExecutor
+    monkeypatch.setattr(matrix, "ThreadPoolExecutor",
+                        lambda *a, **k: started.append(k) or real(*a, **k))
+    for measure in ("hc_dagger", "hc_star"):
+        two = discrepancy_matrix(docs, author_counts, doc_author=doc_author, n_jobs=2,
+                                 measure=measure, progress=False)
+        assert np.array_equal(two, discrepancy_matrix(docs, author_counts, measure=measure,
+                                                      doc_author=doc_author))
+    assert started == [{"max_workers": 2}] * 2
 
 
 def test_small_problems_stay_in_process(corpus, monkeypatch) -> None:
@@ -138,5 +158,6 @@ def test_small_problems_stay_in_process(corpus, monkeypatch) -> None:
         raise AssertionError("a process pool was started for a tiny problem")
 
     monkeypatch.setattr(matrix, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(matrix, "HC_PARALLEL", "processes")
     got = discrepancy_matrix(docs, author_counts, doc_author=doc_author, n_jobs=2, progress=False)
     assert np.array_equal(got, discrepancy_matrix(docs, author_counts, doc_author=doc_author))
