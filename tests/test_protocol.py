@@ -214,18 +214,29 @@ def test_char_ngram_counts_match_the_chars_features():
         pan.char_ngram_counts(texts, 0, 5)
 
 
-def test_separating_words_defaults_to_hc_discrepancy_and_drops_rare_words():
+def test_hc_discrepancy_with_the_code_choices_drops_rare_words():
     import hclib
 
     rng = np.random.default_rng(7)
     x, y = rng.poisson(4, 300), rng.poisson(6, 300)
     x[:40] += rng.poisson(8, 40)
-    hc, mask = pan.separating_words(x, y)
+    x[-30:], y[-30:] = rng.integers(0, 2, 30), rng.integers(0, 2, 30)  # rare words
     ref = hclib.hc_discrepancy(x, y, gamma=0.25)
-    assert hc == pytest.approx(float(ref.hc), rel=1e-12)
-    np.testing.assert_array_equal(mask, ref.mask)
-    _, mask3 = pan.separating_words(x, y, pvalue="probability", min_count=3)
-    assert not mask3[x + y < 3].any()
+    same = hclib.hc_discrepancy(x, y, gamma=0.25, pvalue="distance", min_count=0)
+    assert same.hc == ref.hc
+    np.testing.assert_array_equal(same.mask, ref.mask)
+    got = hclib.hc_discrepancy(x, y, gamma=0.45, pvalue="probability", min_count=3)
+    keep = x + y >= 3
+    assert 0 < (~keep).sum() < 30
+    pv = allocation_probability_pvalues(x, y)
+    want = higher_criticism(pv[keep], 0.45)
+    assert got.hc == want.hc and got.threshold == want.threshold
+    np.testing.assert_array_equal(got.mask, keep & (pv <= want.threshold))
+    np.testing.assert_array_equal(got.pvalues, pv)
+    with pytest.raises(ValueError, match="min_count"):
+        hclib.hc_discrepancy(x, y, min_count=-1)
+    with pytest.raises(ValueError, match="ranking"):
+        hclib.hc_discrepancy(x, y, pvalue="exact")
 
 
 def test_stand_in_names_are_words_mostly_tagged_as_names():

@@ -93,7 +93,6 @@ __all__ = [
     "protocol_collection",
     "compare_protocols",
     "features_collection",
-    "separating_words",
     "char_ngram_counts",
     "vary",
     "ablation_protocols",
@@ -799,30 +798,6 @@ def features_collection(
         frames.append(unknown[["problem", "doc_id", "author"]].assign(
             answer=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
     return pd.concat(frames, ignore_index=True)
-
-
-def separating_words(
-    x: np.ndarray,
-    y: np.ndarray,
-    *,
-    pvalue: str = "distance",
-    min_count: int = 0,
-    gamma: float = 0.25,
-) -> tuple[float, np.ndarray]:
-    r"""HC† of two tables under a protocol's P-value choices, and the mask of :math:`W^\dagger`.
-
-    P-values by ``pvalue`` ranking (:func:`hclib.pvalues.allocation_pvalues_by`), words with
-    :math:`x_w + y_w <` ``min_count`` dropped (they get no P-value and are never in
-    :math:`W^\dagger`), HC† with ``gamma`` over the rest
-    (:func:`hclib.hc.higher_criticism_subset`); :math:`W^\dagger` = the kept words whose
-    P-value is at most the HC threshold. With the defaults this is
-    :func:`hclib.hc_discrepancy` ``(x, y, gamma)``.
-    """
-    x, y = np.asarray(x), np.asarray(y)
-    pv = allocation_pvalues_by(x, y, pvalue)
-    keep = x + y >= min_count
-    res = higher_criticism_subset(pv, keep, gamma=gamma)
-    return float(res.hc), keep & (pv <= res.threshold)
 
 
 def _code_points(text: str) -> np.ndarray:
