@@ -201,17 +201,28 @@ def test_cli_pan_protocol(tmp_path):
 
 
 def test_char_ngram_counts_match_the_chars_features():
-    from hclib.features import Features
+    from hclib.features import Features, char_ngram_counts
     from hclib.text import count_matrix, most_frequent
 
-    texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the"]
+    texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the",
+             "“Quoted” — in 1787; the 𝔘 world"]
     for n in (1, 2, 3, 4):
-        counts, items = pan.char_ngram_counts(texts, n, 12)
+        if n == 4:
+            with pytest.raises(ValueError, match="U\\+FFFF"):
+                char_ngram_counts(texts, n, 12)
+            texts = texts[:3]
+        counts, items = char_ngram_counts(texts, n, 12)
         docs = [Features("chars", (n,)).items(t) for t in texts]
         assert items == most_frequent(docs, 12)
         np.testing.assert_array_equal(counts, count_matrix(docs, items))
+        in_processes = char_ngram_counts((t for t in texts), n, 12, n_jobs=2)
+        assert in_processes[1] == items
+        np.testing.assert_array_equal(in_processes[0], counts)
+    assert pan.char_ngram_counts is char_ngram_counts
     with pytest.raises(ValueError, match="positive"):
-        pan.char_ngram_counts(texts, 0, 5)
+        char_ngram_counts(texts, 0, 5)
+    with pytest.raises(ValueError, match="up to n = 4"):
+        char_ngram_counts(texts, 5, 5)
 
 
 def test_hc_discrepancy_with_the_code_choices_drops_rare_words():

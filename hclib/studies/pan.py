@@ -35,7 +35,6 @@ a candidate). The PAN 2019 baseline added a reject option (``CalibratedClassifie
 from __future__ import annotations
 
 import json
-import re
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -46,7 +45,7 @@ import pandas as pd
 
 from .. import protocols as _protocols
 from ..calibration import attribute_by_rank
-from ..features import Features
+from ..features import Features, char_ngram_counts
 from ..hc import higher_criticism_subset
 from ..matrix import corpus_counts
 from ..methods import get
@@ -798,63 +797,3 @@ def features_collection(
         frames.append(unknown[["problem", "doc_id", "author"]].assign(
             answer=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
     return pd.concat(frames, ignore_index=True)
-
-
-def _code_points(text: str) -> np.ndarray:
-    """The text as :mod:`hclib.features` ``chars`` sees it (NFC, white space runs -> one
-    space), as an array of Unicode code points."""
-    import unicodedata
-
-    clean = re.sub(r"\s+", " ", unicodedata.normalize("NFC", text))
-    return np.frombuffer(clean.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
-
-
-def char_ngram_counts(
-    texts: Sequence[str], n: int, n_items: int
-) -> tuple[np.ndarray, list[str]]:
-    """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
-
-    The n-grams are those of :mod:`hclib.features` kind ``chars`` (case kept, white space
-    collapsed), counted with NumPy on integer codes (for book-length texts, where
-    :meth:`~hclib.features.Features.items` would build millions of strings). Returns the
-    (texts × items) count matrix and the items, most frequent first, ties alphabetically.
-    """
-    if n < 1 or n_items < 1:
-        raise ValueError(f"n and n_items must be positive, got n={n}, n_items={n_items}")
-    codes = [_code_points(t) for t in texts]
-    alphabet = np.unique(np.concatenate(codes)) if codes else np.array([], dtype=np.int64)
-    bits = max(int(alphabet.size).bit_length(), 1)
-    if n * bits > 62:
-        raise ValueError(f"{n}-grams over {alphabet.size} characters do not fit in 62 bits")
-    grams, tallies = [], []
-    for c in codes:
-        dense = np.searchsorted(alphabet, c)
-        ids = np.zeros(max(dense.size - n + 1, 0), dtype=np.int64)
-        for i in range(n):
-            ids = (ids << bits) | dense[i : dense.size - n + 1 + i]
-        g, k = np.unique(ids, return_counts=True)
-        grams.append(g)
-        tallies.append(k)
-    pooled_ids, inverse = np.unique(np.concatenate(grams), return_inverse=True)
-    pooled = np.bincount(inverse, weights=np.concatenate(tallies)).astype(np.int64)
-
-    def decode(gram_id: int) -> str:
-        chars = [(gram_id >> (bits * (n - 1 - i))) & ((1 << bits) - 1) for i in range(n)]
-        return "".join(chr(int(alphabet[j])) for j in chars)
-
-    # the n_items largest counts; ties at the boundary resolved alphabetically
-    order = np.argsort(-pooled, kind="stable")
-    cut = pooled[order[min(n_items, order.size) - 1]]
-    candidates = order[pooled[order] >= cut]
-    ranked = sorted(candidates, key=lambda j: (-pooled[j], decode(int(pooled_ids[j]))))
-    chosen = np.asarray(ranked[:n_items], dtype=np.int64)
-    items = [decode(int(pooled_ids[j])) for j in chosen]
-    vocab_ids = pooled_ids[chosen]
-    by_id = np.argsort(vocab_ids)
-    sorted_ids = vocab_ids[by_id]
-    counts = np.zeros((len(texts), len(items)), dtype=np.int64)
-    for row, (g, k) in enumerate(zip(grams, tallies)):
-        pos = np.minimum(np.searchsorted(sorted_ids, g), sorted_ids.size - 1)
-        hit = sorted_ids[pos] == g
-        counts[row, by_id[pos[hit]]] = k[hit]
-    return counts, items
