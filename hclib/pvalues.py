@@ -342,8 +342,11 @@ def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance")
     x_max, y_max = (int(x.max()) + 1, int(y.max()) + 1) if x.size else (1, 1)
     if x.size < 1024 or n_pairs * x_max * y_max >= 2**62:  # too small to pay, or no key fits
         return given_totals(x, y, t1, t2)
+    import pandas as pd  # its hash table factorises in linear time, np.unique sorts
+
     pair = np.arange(n_pairs, dtype=np.int64).reshape(*x.shape[:-1], 1)
-    key = (pair * x_max + x) * y_max + y
-    _, first, inverse = np.unique(key.ravel(), return_index=True, return_inverse=True)
-    flat = [a.ravel()[first] for a in (x, y, t1, t2)]
-    return given_totals(*flat)[inverse].reshape(x.shape)
+    codes, keys = pd.factorize((pair * x_max + x).ravel() * y_max + y.ravel())
+    pair_of, xy = np.divmod(keys, x_max * y_max)
+    x_of, y_of = np.divmod(xy, y_max)
+    totals = [t.reshape(-1, x.shape[-1])[:, 0][pair_of] for t in (t1, t2)]
+    return given_totals(x_of, y_of, *totals)[codes].reshape(x.shape)
