@@ -187,6 +187,11 @@ class TokenCache:
     def __len__(self) -> int:
         return len(self._store)
 
+    @property
+    def n_tagged(self) -> int:
+        """How many texts the POS tagger has run on (once per distinct text)."""
+        return len(self._tags)
+
     def __call__(
         self, texts: Sequence[str], remove_names_numbers: bool = True, lemmatize: bool = True
     ) -> list[list[str]]:
