@@ -46,13 +46,11 @@ import pandas as pd
 from .. import protocols as _protocols
 from ..calibration import attribute_by_rank
 from ..features import Features, char_ngram_counts
-from ..hc import higher_criticism_subset
 from ..matrix import corpus_counts
 from ..methods import get
 from ..protocols import (N_WORDS, ORDERS, PAPER_CODE_NUMBERS,
                          PAPER_CODE_OTHER_WORDS, PROTOCOLS, Protocol, TokenCache, get_protocol,
                          paper_code_ignored_words, protocol_tables, vary)
-from ..pvalues import allocation_pvalues_by
 from ..text import count_matrix, most_frequent
 from .published import PAN_PAPER_ACCURACY as PAPER_ACCURACY
 from .published import PAN_PAPER_MEAN_F1 as PAPER_MEAN_F1
@@ -517,21 +515,17 @@ def protocol_attribute(
     over the rest. The answer is the argmin over the candidates.
     """
     proto = get_protocol(protocol)
-    cands, pv, n = _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto, ignored,
-                                 candidates, problem)
-    return cands, _protocol_hc(pv, n, proto)
+    cands, known, unknown = _protocol_tables(known_tokens, known_authors, unknown_tokens, proto,
+                                             ignored, candidates, problem)
+    return cands, _protocol_scores(cands, known, known_authors, unknown, proto)
 
 
-def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
-                  candidates, problem: str, grams: dict | None = None
-                  ) -> tuple[list, np.ndarray, np.ndarray]:
-    """Candidates, P-values and :math:`n = x + y` of every (unknown text, candidate, word).
-
-    The tables are those of :func:`hclib.protocols.protocol_tables` (``grams`` memoises the
-    n-grams across the problems and protocols of one :func:`compare_protocols`); the P-values
-    are computed once here and shared by protocols that differ only in ``min_count`` and
-    ``gamma`` (:func:`_protocol_hc`; :func:`hclib.hc_discrepancy` computes the same per pair).
-    """
+def _protocol_tables(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
+                     candidates, problem: str, grams: dict | None = None
+                     ) -> tuple[list, np.ndarray, np.ndarray]:
+    """Candidates and the known and unknown count tables of one problem
+    (:func:`hclib.protocols.protocol_tables`; ``grams`` memoises the n-grams across the problems
+    and protocols of one :func:`compare_protocols`)."""
     where = f"{problem}: " if problem else ""
     known_authors = list(known_authors)
     if len(known_tokens) == 0 or len(unknown_tokens) == 0:
@@ -544,17 +538,18 @@ def _pair_pvalues(known_tokens, known_authors, unknown_tokens, proto: Protocol, 
         raise ValueError(f"{where}the candidates {cands} do not match the known texts' authors")
     _, known, unknown = protocol_tables(known_tokens, unknown_tokens, proto, ignored,
                                         grams=grams)
-    seen, corpora, _ = corpus_counts(known, known_authors)
-    corpora = corpora[[seen.index(c) for c in cands]]
-    x = unknown[:, None, :]                           # (unknown, 1, words)
-    y = corpora[None, :, :]                           # (1, candidates, words)
-    return cands, allocation_pvalues_by(x, y, proto.pvalue), (x + y).astype(np.int32)
+    return cands, known, unknown
 
 
-def _protocol_hc(pv: np.ndarray, n: np.ndarray, proto: Protocol) -> np.ndarray:
-    """HC† over the words with ``n >= min_count`` of every pair, with the protocol's γ0."""
-    return np.asarray(higher_criticism_subset(pv, n >= proto.min_count, gamma=proto.gamma).hc)
-
+def _protocol_scores(cands: list, known: np.ndarray, known_authors, unknown: np.ndarray,
+                     proto: Protocol) -> np.ndarray:
+    """(unknown texts × ``cands``) HC† of the registry with the protocol's P-value, minimum
+    count and γ0 (:meth:`hclib.methods.Method.score`, as :func:`hclib.attribute` does)."""
+    labels = list(known_authors)
+    d = get("hc_dagger").score(unknown, known, labels, gamma=proto.gamma, pvalue=proto.pvalue,
+                               min_count=proto.min_count)
+    seen = list(dict.fromkeys(labels))
+    return d[:, [seen.index(c) for c in cands]]
 
 
 def ignored_words(
@@ -589,9 +584,10 @@ def compare_protocols(
 ) -> dict[Hashable, pd.DataFrame]:
     """:func:`protocol_collection` for several protocols, sharing the work they have in common.
 
-    Protocols that differ only in ``min_count`` and ``gamma`` share their P-values, which are
-    computed once per problem; tokens are shared through ``cache``. Returns one answer frame
-    per key of ``protocols``.
+    Protocols that differ only in the P-value, ``min_count`` and ``gamma`` share their count
+    tables, which are built once per problem; tokens are shared through ``cache``. Each
+    protocol is then scored by the registry's HC† (:meth:`hclib.methods.Method.score`). Returns
+    one answer frame per key of ``protocols``.
     """
     cache = cache if cache is not None else TokenCache()
     protos = {key: get_protocol(p) for key, p in protocols.items()}
@@ -603,7 +599,7 @@ def compare_protocols(
             source = "given"
     groups: dict[tuple, list[Hashable]] = {}
     for key, p in protos.items():
-        shared = (p.punctuation, p.names, p.lemmatize, p.pvalue, p.n_words, p.orders)
+        shared = (p.punctuation, p.names, p.lemmatize, p.n_words, p.orders)
         groups.setdefault(shared, []).append(key)
     frames: dict[Hashable, list[pd.DataFrame]] = {key: [] for key in protos}
     grams: dict = {}
@@ -611,13 +607,14 @@ def compare_protocols(
         known, unknown = problem_parts(collection, problem)
         for keys in groups.values():
             proto = protos[keys[0]]
-            cands, pv, n = _pair_pvalues(
+            cands, known_counts, unknown_counts = _protocol_tables(
                 cache.protocol_tokens(list(known.text), proto), known.author,
                 cache.protocol_tokens(list(unknown.text), proto), proto,
                 ignored if proto.names == "list" else frozenset(), _candidates(known), problem,
                 grams)
             for key in keys:
-                d = _protocol_hc(pv, n, protos[key])
+                d = _protocol_scores(cands, known_counts, known.author, unknown_counts,
+                                     protos[key])
                 frames[key].append(unknown[["problem", "doc_id", "author"]].assign(
                     hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
     out = {}
