@@ -418,6 +418,7 @@ def attribute_collection(
     gamma: float = 0.25,
     measure: str = "hc_dagger",
     protocol: str | Protocol | None = None,
+    details: dict | None = None,
 ) -> pd.DataFrame:
     """HC answers for every problem: one row per unknown text.
 
@@ -425,7 +426,8 @@ def attribute_collection(
     answers of the two rules of :func:`hc_attribute`). With ``protocol`` (``"paper-text"``,
     ``"paper-code"`` or a :class:`Protocol`) the answers are those of
     :func:`protocol_collection` instead (column ``hc_min`` only), and the other options must be
-    left at their defaults.
+    left at their defaults. A ``details`` dict receives each problem's :class:`HCAttribution`
+    (discrepancy tables included), so that callers need not compute them again.
     """
     cache = cache if cache is not None else TokenCache()
     if protocol is not None:
@@ -444,6 +446,8 @@ def attribute_collection(
             candidates=_candidates(known), n_words=n_words, orders=orders, gamma=gamma,
             measure=measure, problem=problem,
         )
+        if details is not None:
+            details[problem] = result
         frames.append(unknown[["problem", "doc_id", "author"]].assign(
             hc_min=result.by_min, hc_rank=result.by_rank))
     return pd.concat(frames, ignore_index=True)
