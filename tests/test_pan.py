@@ -210,7 +210,7 @@ def test_problem_parts_and_collections() -> None:
     assert list(answers.columns) == ["problem", "doc_id", "author", "hc_min", "hc_rank"]
     assert (answers.hc_min == answers.author).all()
     assert list(details) == ["p1"] and (details["p1"].by_min == answers.hc_min).all()
-    assert details["p1"].discrepancies.shape == (2, len(details["p1"].candidates))
+    assert details["p1"].discrepancies.shape == (len(answers), len(details["p1"].candidates))
     with pytest.raises(ValueError, match="p9: no such problem"):
         pan.problem_parts(collection, "p9")
     with pytest.raises(ValueError, match="p1: a problem needs known and unknown"):
