@@ -8,8 +8,9 @@ The package has three parts:
 * the method, as small flat modules at the top: :mod:`~hclib.pvalues`, :mod:`~hclib.hc`,
   :mod:`~hclib.engine`, :mod:`~hclib.discrepancy`, :mod:`~hclib.matrix`,
   :mod:`~hclib.distributed`, :mod:`~hclib.calibration`, :mod:`~hclib.stylometry`,
-  :mod:`~hclib.simulate`, the registry :mod:`~hclib.methods`, :mod:`~hclib.features` and
-  :mod:`~hclib.attribution`; the names below are its everyday entry points;
+  :mod:`~hclib.simulate`, the registry :mod:`~hclib.methods`, :mod:`~hclib.features`,
+  the PAN 2018 pipeline's presets :mod:`~hclib.protocols` and :mod:`~hclib.attribution`;
+  the names below are its everyday entry points;
 * :mod:`hclib.corpora`: where each corpus is found, fetched, verified and read;
 * :mod:`hclib.studies`: the book's studies (Federalist, Gutenberg benchmark, PAN 2018, CV
   analysis) and the paper's published code and numbers.

@@ -58,6 +58,7 @@ from .discrepancy import hc_discrepancy
 from .features import Features, parse_features
 from .matrix import corpus_counts
 from .methods import Method, get
+from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
 from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "RULES", "Attribution", "attribute", "read_folder", "read_known_folder"]
@@ -230,6 +231,13 @@ class Attribution:
     _known_counts: np.ndarray = field(repr=False)
     _known_index: dict[str, int] = field(repr=False)
     _known_labels: list[Hashable] = field(repr=False)
+    protocol: Protocol | None = None
+    names_source: str = "none"
+
+    @property
+    def _pvalue_options(self) -> dict[str, Any]:
+        p = self.protocol
+        return {} if p is None else {"pvalue": p.pvalue, "min_count": p.min_count}
 
     def with_reject(self, level: float | None) -> "Attribution":
         """The same attribution with another ``reject`` level (``None``: closed set); nothing is
@@ -359,7 +367,8 @@ class Attribution:
         total = x.sum()
         for a in (author_a, author_b):
             corpus = self._corpus(a, row if own == a else -1)
-            res = hc_discrepancy(x, corpus, gamma=self.gamma, variant=variant)
+            res = hc_discrepancy(x, corpus, gamma=self.gamma, variant=variant,
+                                 **self._pvalue_options)
             hcs.append(float(res.hc))
             pvs.append(res.pvalues)
             masks.append(res.mask)
@@ -442,6 +451,8 @@ class Attribution:
             "method": self.method.name, "features": str(self.features),
             "vocabulary_size": len(self.vocabulary), "rule": self.rule, "reject": self.reject,
             "gamma": self.gamma, "candidates": [str(c) for c in self.candidates],
+            "protocol": None if self.protocol is None else self.protocol.name,
+            "names_source": self.names_source,
             "loo_accuracy": num(self.loo_accuracy), "texts": texts,
         }
         return json.dumps(payload, ensure_ascii=False, **kwargs)
@@ -486,13 +497,14 @@ def attribute(
     known: Any,
     unknown: Any,
     *,
-    method: str | Method = "hc_dagger",
-    features: str | Features = "words",
+    method: str | Method | None = None,
+    features: str | Features | None = None,
     vocabulary: int | Sequence[str] | None = None,
     rule: Literal["min", "rank"] = "min",
     reject: float | None = None,
-    gamma: float = 0.25,
+    gamma: float | None = None,
     k_neighbours: int = 5,
+    protocol: str | Protocol | None = None,
     progress: bool | None = None,
 ) -> Attribution:
     """Attribute each unknown text to one of the known authors (module docstring).
@@ -507,8 +519,8 @@ def attribute(
     method
         A name of :data:`hclib.methods.METHODS` (default ``"hc_dagger"``, the paper's HC†).
     features
-        A feature spec of :mod:`hclib.features`, e.g. ``"words"``, ``"words+punct:1-3"``,
-        ``"chars:3"``.
+        A feature spec of :mod:`hclib.features` (default ``"words"``), e.g.
+        ``"words+punct:1-3"``, ``"chars:3"``.
     vocabulary
         The number of most frequent items of the known texts to count (default: the method's
         ``n_words``), or the list of items itself.
@@ -518,12 +530,40 @@ def attribute(
         ``None`` (closed set) or a level in (0, 1): answer ``"<UNK>"`` when the text's
         rank-calibrated score to the chosen author exceeds it.
     gamma, k_neighbours
-        :math:`\\gamma_0` of HC (and of ``Attribution.explain``); k of k-NN.
+        :math:`\\gamma_0` of HC (default 0.25; also used by ``Attribution.explain``); k of k-NN.
+    protocol
+        A preset of :data:`hclib.protocols.PROTOCOLS`, ``"paper-text"`` or ``"paper-code"``
+        (the paper's PAN 2018 pipeline as its text states it and as its 2019 code ran it), or
+        a :class:`~hclib.protocols.Protocol` (e.g. ``hclib.protocols.vary("paper-code",
+        min_count=0)``). It fixes the method (HC†), the tokens (punctuation marks as tokens
+        or not, names removed by POS tags or kept out of the vocabulary by a word list,
+        WordNet lemmas), the n-gram orders, the vocabulary size, the P-value's ranking, the
+        minimum count and :math:`\\gamma_0`, through the same pipeline as the PAN study
+        (:mod:`hclib.protocols`); so ``method``, ``features``, ``vocabulary`` and ``gamma``
+        must be left out (ValueError otherwise). ``rule`` and ``reject`` apply as usual. On
+        your own texts: the tagger and lemmatiser are NLTK's English ones, and the names list
+        of ``"paper-code"`` is the 2019 code's list for PAN's fan fiction; where that list
+        cannot be had, the stand-in is the words that the tagger marks as proper nouns in
+        most of their occurrences in *your* known texts (``Attribution.names_source`` says
+        which was used).
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """
-    m = get(method)
-    feats = parse_features(features)
+    proto = None if protocol is None else get_protocol(protocol)
+    if proto is not None:
+        given = [name for name, value in (("method", method), ("features", features),
+                                          ("vocabulary", vocabulary), ("gamma", gamma))
+                 if value is not None]
+        if given:
+            raise ValueError(f"protocol={proto.name!r} fixes the method, features, vocabulary "
+                             f"and gamma; leave out {', '.join(given)} (or vary the protocol "
+                             "with hclib.protocols.vary)")
+        m, gamma = get("hc_dagger"), proto.gamma
+        feats = Features("paper-tokens" if proto.punctuation else "words", proto.orders)
+    else:
+        m = get("hc_dagger" if method is None else method)
+        feats = parse_features("words" if features is None else features)
+        gamma = 0.25 if gamma is None else gamma
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r}; choose 'min' or 'rank'")
     reject = _check_level(reject)
@@ -533,26 +573,44 @@ def attribute(
     if len(cands) < 2:
         raise ValueError(f"attribution needs at least two candidate authors, got {cands}")
 
+    def which(i: int) -> str:
+        return f"known text {known_names[i]!r}" if i < len(known_texts) \
+            else f"text {names[i - len(known_texts)]!r}"
+
+    cache = TokenCache() if proto is not None else None
     items = []
     for i, text in enumerate(tqdm([*known_texts, *texts], desc="tokenising", unit="text",
                                   delay=0 if progress else 2.0, disable=progress is False)):
-        doc = feats.items(text)
+        if cache is not None:
+            try:
+                doc = cache.protocol_tokens([text], proto)[0]
+            except ValueError as exc:
+                raise ValueError(f"{which(i)}: {exc}") from None
+        else:
+            doc = feats.items(text)
         if not doc:
-            which = f"known text {known_names[i]!r}" if i < len(known_texts) \
-                else f"text {names[i - len(known_texts)]!r}"
-            raise ValueError(f"{which} is empty after tokenisation (features {str(feats)!r})")
+            raise ValueError(f"{which(i)} is empty after tokenisation (features {str(feats)!r})")
         items.append(doc)
-    vocab = _vocabulary(vocabulary, items[: len(known_texts)], m)
-    counts = count_matrix(items, vocab)
+    names_source = "none"
+    if proto is not None:
+        ignored: set[str] | frozenset[str] = frozenset()
+        if proto.names == "list":
+            ignored, names_source = ignored_words(known_texts, cache)
+        vocab, known_part, unknown_part = protocol_tables(
+            items[: len(known_texts)], items[len(known_texts):], proto, ignored)
+        counts = np.vstack([known_part, unknown_part])
+    else:
+        vocab = _vocabulary(vocabulary, items[: len(known_texts)], m)
+        counts = count_matrix(items, vocab)
     empty = np.flatnonzero(counts.sum(axis=1) == 0)
     if empty.size:
-        i = int(empty[0])
-        which = f"known text {known_names[i]!r}" if i < len(known_texts) \
-            else f"text {names[i - len(known_texts)]!r}"
-        raise ValueError(f"{which} contains none of the {len(vocab)} vocabulary items")
+        raise ValueError(f"{which(int(empty[0]))} contains none of the {len(vocab)} "
+                         "vocabulary items")
     known_counts, unknown_counts = counts[: len(known_texts)], counts[len(known_texts):]
 
-    options = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress)
+    options: dict[str, Any] = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress)
+    if proto is not None:
+        options.update(pvalue=proto.pvalue, min_count=proto.min_count)
     table = m.score(unknown_counts, known_counts, labels, **options)
     sizes = pd.Series(labels).value_counts()
     loo_rows = np.flatnonzero([sizes[a] >= 2 for a in labels])
@@ -579,4 +637,5 @@ def attribute(
         ranks=ranks, known_ranks=known_ranks,
         _counts=unknown_counts, _known_counts=known_counts,
         _known_index={n: i for i, n in enumerate(known_names)}, _known_labels=labels,
+        protocol=proto, names_source=names_source,
     )

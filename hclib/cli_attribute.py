@@ -14,6 +14,7 @@ from .attribution import Attribution, attribute, read_folder
 from .cli import UsageError
 from .features import KINDS
 from .methods import METHODS
+from .protocols import get_protocol
 
 __all__ = ["add_parser"]
 
@@ -34,9 +35,9 @@ cross-validated accuracy printed at the end and calibrates --rule rank and --rej
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--method", default="hc_dagger", metavar="NAME",
+    p.add_argument("--method", default=None, metavar="NAME",
                    help="attribution method (default hc_dagger, the paper's HC†; list below)")
-    p.add_argument("--features", default="words", metavar="SPEC",
+    p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",
                    help="count the N most frequent items of the known texts (default: 3000, "
@@ -47,8 +48,15 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reject", type=float, default=None, metavar="LEVEL",
                    help="answer <UNK> (none of the candidates) when a text is further from the "
                         "chosen author than this share of the author's own texts, e.g. 0.9")
-    p.add_argument("--gamma", type=float, default=0.25, metavar="G",
+    p.add_argument("--gamma", type=float, default=None, metavar="G",
                    help="γ0 of Higher Criticism (default 0.25)")
+
+
+_PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers removed by POS "
+                  "tags, WordNet lemmas, word 1-3-grams, HC† with γ0 = 0.25), paper-code as "
+                  "its 2019 code ran it (punctuation tokens, a list of names kept out of the "
+                  "vocabulary, binomtest P-values, words counted fewer than 3 times dropped, "
+                  "γ0 = 0.45); see hclib.protocols.PROTOCOLS.")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -69,6 +77,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     out.add_argument("--csv", action="store_true", help="print the result as CSV")
     p.add_argument("--explain", type=int, default=5, metavar="N",
                    help="show the N most discriminating words per text (default 5; 0: none)")
+    p.add_argument("--protocol", default=None, metavar="NAME",
+                   help="the paper's PAN 2018 pipeline on these texts: " + _PROTOCOL_HELP
+                        + " Not combinable with --method, --features, --vocabulary or --gamma")
     p.set_defaults(func=_run_attribute)
 
     q = subparsers.add_parser(
@@ -85,14 +96,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--language", default=None, metavar="LANG",
                    help="only the problems of this language (e.g. en)")
     _options(q)
-    q.add_argument("--protocol", choices=("paper-text", "paper-code"), default=None,
-                   help="run the paper's PAN 2018 pipeline instead: paper-text as its text "
-                        "states it (names and numbers removed by POS tags, WordNet lemmas, "
-                        "word 1-3-grams, HC† with γ0 = 0.25), paper-code as its 2019 code ran "
-                        "it (punctuation tokens, a list of names kept out of the vocabulary, "
-                        "binomtest P-values, words counted fewer than 3 times dropped, "
-                        "γ0 = 0.45); see hclib.studies.pan.PROTOCOLS. Not combinable with --method, "
-                        "--features, --vocabulary, --rule, --reject or --gamma")
+    q.add_argument("--protocol", default=None, metavar="NAME",
+                   help="run the paper's PAN 2018 pipeline instead: " + _PROTOCOL_HELP
+                        + " Not combinable with --method, --features, --vocabulary, --rule, "
+                        "--reject or --gamma")
     q.set_defaults(func=_run_pan)
 
 
@@ -116,7 +123,7 @@ def _unknown_texts(paths: list[str]) -> dict[str, Path]:
 def _attribute(known, unknown, args: argparse.Namespace) -> Attribution:
     return attribute(known, unknown, method=args.method, features=args.features,
                      vocabulary=args.vocabulary, rule=args.rule, reject=args.reject,
-                     gamma=args.gamma)
+                     gamma=args.gamma, protocol=getattr(args, "protocol", None))
 
 
 def _run_attribute(args: argparse.Namespace) -> int:
@@ -139,8 +146,12 @@ def _run_attribute(args: argparse.Namespace) -> int:
     with pd.option_context("display.max_colwidth", 120, "display.width", 200,
                            "display.float_format", "{:.3f}".format):
         print(frame.rename_axis("text").to_string())
-    print(f"\n{result.method.label} on {len(result.vocabulary)} {result.features} items; "
-          f"leave-one-out accuracy on the {len(result.known_table)} known texts: "
+    setting = "" if result.protocol is None else (
+        f" (protocol {result.protocol.name}"
+        + (f"; names kept out of the vocabulary: {result.names_source}"
+           if result.names_source != "none" else "") + ")")
+    print(f"\n{result.method.label} on {len(result.vocabulary)} {result.features} items"
+          f"{setting}; leave-one-out accuracy on the {len(result.known_table)} known texts: "
           f"{result.loo_accuracy:.1%}")
     return 0
 
@@ -164,10 +175,11 @@ def _run_pan(args: argparse.Namespace) -> int:
         if not entries:
             raise UsageError(f"no problem of language {args.language!r} in {dataset}")
     if args.protocol is not None:
+        get_protocol(args.protocol)  # a one-line error for an unknown name, early
         chosen = {o: getattr(args, o) for o in ("method", "features", "vocabulary", "rule",
                                                   "reject", "gamma")}
-        if chosen != {"method": "hc_dagger", "features": "words", "vocabulary": None,
-                      "rule": "min", "reject": None, "gamma": 0.25}:
+        if chosen != {"method": None, "features": None, "vocabulary": None,
+                      "rule": "min", "reject": None, "gamma": None}:
             raise UsageError("--protocol fixes every choice of the pipeline; leave out "
                              "--method, --features, --vocabulary, --rule, --reject and --gamma")
     out = Path(args.out)

@@ -21,8 +21,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._checks import InputTypeError, check_table_pair, exact_sum
-from .hc import HCResult, Variant, higher_criticism
-from .pvalues import allocation_pvalues
+from .hc import HCResult, Variant, higher_criticism, higher_criticism_subset
+from .pvalues import allocation_pvalues, allocation_pvalues_by
 
 __all__ = [
     "HCDiscrepancy",
@@ -45,17 +45,36 @@ class HCDiscrepancy(HCResult):
 
 
 def hc_discrepancy(
-    x: ArrayLike, y: ArrayLike, gamma: float = 0.25, variant: Variant = "dagger"
+    x: ArrayLike, y: ArrayLike, gamma: float = 0.25, variant: Variant = "dagger", *,
+    pvalue: str = "distance", min_count: int = 0,
 ) -> HCDiscrepancy:
     r"""HC-discrepancy of two word-frequency tables (Algorithm 1 of the paper).
 
     The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`~hclib.pvalues.allocation_pvalues` are
     combined by :func:`~hclib.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
     ``hc_discrepancy(y, x)`` agree exactly.
+
+    Two options rebuild the paper's 2019 PAN code (:mod:`hclib.protocols`): ``pvalue`` ranks
+    the binomial outcomes by ``"distance"`` from :math:`np` (the paper's formula, default) or
+    by ``"probability"`` (``scipy.stats.binomtest``,
+    :func:`~hclib.pvalues.allocation_pvalues_by`); with ``min_count`` :math:`> 0` a word with
+    :math:`x_w + y_w <` ``min_count`` gets no P-value and is dropped, so :math:`N` is the
+    number of kept words of each pair (:func:`~hclib.hc.higher_criticism_subset`), and a
+    dropped word is never in :math:`W^\dagger`. The defaults give Algorithm 1.
     """
-    pv = allocation_pvalues(x, y)
-    res = higher_criticism(pv, gamma=gamma, variant=variant)
-    mask = pv <= np.asarray(res.threshold)[..., None]
+    if isinstance(min_count, bool) or not isinstance(min_count, numbers.Integral) \
+            or min_count < 0:
+        raise ValueError(f"min_count must be a non-negative integer, got {min_count!r}")
+    if pvalue == "distance" and min_count == 0:
+        pv = allocation_pvalues(x, y)
+        res = higher_criticism(pv, gamma=gamma, variant=variant)
+        mask = pv <= np.asarray(res.threshold)[..., None]
+        return HCDiscrepancy(res.hc, res.threshold, res.istar, pvalues=pv, mask=mask)
+    pv = allocation_pvalues_by(x, y, pvalue)
+    keep = np.broadcast_to(np.add(*np.broadcast_arrays(np.asarray(x), np.asarray(y)))
+                           >= min_count, pv.shape)
+    res = higher_criticism_subset(pv, keep, gamma=gamma, variant=variant)
+    mask = keep & (pv <= np.asarray(res.threshold)[..., None])
     return HCDiscrepancy(res.hc, res.threshold, res.istar, pvalues=pv, mask=mask)
 
 

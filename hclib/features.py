@@ -38,13 +38,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+from tqdm import tqdm
+
 from .text import _normalise, ngrams, tokenize
 
-__all__ = ["KINDS", "PAPER_TOKEN_PATTERN", "Features", "parse_features"]
+__all__ = ["KINDS", "PAPER_TOKEN_PATTERN", "Features", "parse_features", "char_ngram_counts"]
 
 Kind = Literal["words", "words+punct", "paper-tokens", "chars"]
 #: The feature kinds, with a one-line description each (the module docstring gives the rules).
@@ -119,7 +123,7 @@ class Features:
             return out
         if self.kind == "paper-tokens":
             return _PAPER_RE.findall(text.lower())
-        return list(_SPACE.sub(" ", unicodedata.normalize("NFC", text)))
+        return list(_chars_text(text))
 
     def grams(self, tokens: Sequence[str]) -> list[str]:
         """The n-grams of the orders of already tokenised ``tokens``, pooled order by order.
@@ -134,6 +138,91 @@ class Features:
     def items(self, text: str) -> list[str]:
         """The items of ``text`` that are counted: the n-grams of its tokens."""
         return self.grams(self.tokens(text))
+
+
+def _chars_text(text: str) -> str:
+    """The text as kind ``chars`` reads it: NFC, every run of white space one space."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text))
+
+
+def _char_bits(n: int) -> int:
+    """Bits per character in a packed n-gram id: 21 (every code point) up to n = 3, else 16."""
+    if n * 21 <= 64:
+        return 21
+    if n * 16 <= 64:
+        return 16
+    raise ValueError(f"character n-grams are counted up to n = 4, got n = {n}")
+
+
+def _char_tally(job: tuple[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct packed ids of a text's character n-grams and their counts."""
+    text, n = job
+    codes = np.frombuffer(_chars_text(text).encode("utf-32-le"), dtype=np.uint32)
+    bits = _char_bits(n)
+    if bits < 21 and codes.size and int(codes.max()) >= 1 << bits:
+        raise ValueError(f"character {n}-grams are counted for characters up to U+FFFF; the "
+                         f"text holds {chr(int(codes.max()))!r}")
+    ids = np.zeros(max(codes.size - n + 1, 0), dtype=np.uint64)
+    for i in range(n):
+        ids = (ids << np.uint64(bits)) | codes[i : codes.size - n + 1 + i].astype(np.uint64)
+    return np.unique(ids, return_counts=True)
+
+
+def char_ngram_counts(
+    texts: Iterable[str], n: int, n_items: int, *, n_jobs: int = 1,
+    progress: bool | None = False,
+) -> tuple[np.ndarray, list[str]]:
+    """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
+
+    The n-grams are those of kind ``chars`` (:meth:`Features.items` of ``chars:n``: NFC, white
+    space runs as one space, case kept), counted with NumPy on packed code points, one text at
+    a time, so ``texts`` may be a generator of book-length texts (``n_jobs`` processes count
+    them; at most ``4 n_jobs`` texts are held at once). The items are ranked by pooled count,
+    ties in code-point (alphabetical) order, as :func:`hclib.text.most_frequent`. Returns the
+    (texts × items) count matrix and the items, most frequent first. ``n`` is 1 to 4
+    (characters beyond U+FFFF raise ``ValueError`` for ``n = 4``).
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n_items < 1:
+        raise ValueError(f"n and n_items must be positive integers, got n={n!r}, "
+                         f"n_items={n_items!r}")
+    _char_bits(n)
+    bar = tqdm(desc=f"character {n}-grams", unit="text", delay=0 if progress else 2.0,
+               disable=progress is False)
+    tallies: list[tuple[np.ndarray, np.ndarray]] = []
+    with bar:
+        if n_jobs == 1:
+            for text in texts:
+                tallies.append(_char_tally((text, n)))
+                bar.update()
+        else:
+            with ProcessPoolExecutor(n_jobs) as pool:
+                pending = []
+                for text in texts:
+                    pending.append(pool.submit(_char_tally, (text, n)))
+                    if len(pending) >= 4 * n_jobs:
+                        tallies.append(pending.pop(0).result())
+                        bar.update()
+                for future in pending:
+                    tallies.append(future.result())
+                    bar.update()
+    if not tallies:
+        raise ValueError("no texts to count")
+    ids, inverse = np.unique(np.concatenate([t[0] for t in tallies]), return_inverse=True)
+    pooled = np.bincount(inverse, weights=np.concatenate([t[1] for t in tallies]))
+    order = np.lexsort((ids, -pooled))[:n_items]   # count descending, then code points
+    chosen = ids[order]
+    by_id = np.argsort(chosen)
+    sorted_ids = chosen[by_id]
+    counts = np.zeros((len(tallies), chosen.size), dtype=np.int64)
+    for row, (g, k) in enumerate(tallies):
+        pos = np.minimum(np.searchsorted(sorted_ids, g), sorted_ids.size - 1)
+        hit = sorted_ids[pos] == g
+        counts[row, by_id[pos[hit]]] = k[hit]
+    bits = _char_bits(n)
+    mask = (1 << bits) - 1
+    items = ["".join(chr((int(g) >> (bits * (n - 1 - i))) & mask) for i in range(n))
+             for g in chosen]
+    return counts, items
 
 
 def parse_features(spec: str | Features) -> Features:

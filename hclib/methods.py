@@ -53,11 +53,13 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from tqdm import tqdm
 
 from ._checks import check_count_matrices, check_gamma, check_table_pair
 from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
                           power_divergence)
 from .engine import hc_pairs
+from .pvalues import PVALUE_RANKINGS
 
 __all__ = ["Method", "METHODS", "get", "candidates", "knn_table"]
 
@@ -106,20 +108,41 @@ class Method:
         progress: bool | None = False,
         n_jobs: int = 1,
         max_memory_mb: float = 256.0,
+        pvalue: str = "distance",
+        min_count: int = 0,
     ) -> np.ndarray:
         """The (texts × candidates) discrepancy table; see the module docstring.
 
-        ``gamma`` (:math:`\\gamma_0`) and ``approximate`` apply to the HC methods,
-        ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and ``max_memory_mb`` to the
-        methods computed by :func:`hclib.discrepancy_matrix`.
+        ``gamma`` (:math:`\\gamma_0`), ``approximate``, ``pvalue`` and ``min_count`` apply to
+        the HC methods, ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and
+        ``max_memory_mb`` to the methods computed by :func:`hclib.discrepancy_matrix`.
+        ``pvalue="probability"`` (``scipy.stats.binomtest``'s P-value) and ``min_count`` (words
+        with :math:`x_w + y_w <` ``min_count`` dropped from each pair) are the choices of the
+        paper's 2019 PAN code (:func:`hclib.hc_discrepancy`, :mod:`hclib.protocols`); with
+        them the table is computed pair by pair with :func:`hclib.hc_discrepancy`
+        (``n_jobs`` is not used).
         """
         unknown, known, labels, own_arr = _check_problem(unknown_counts, known_counts,
                                                          known_labels, own)
         if approximate and self.family != "HC":
             raise ValueError(f"approximate=True applies to the HC measures only, not {self.name!r}")
+        if pvalue not in PVALUE_RANKINGS:
+            raise ValueError(f"unknown P-value ranking {pvalue!r}; choose one of "
+                             f"{PVALUE_RANKINGS}")
+        if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
+                or min_count < 0:
+            raise ValueError(f"min_count must be a non-negative integer, got {min_count!r}")
+        if (pvalue, min_count) != ("distance", 0):
+            if self.family != "HC":
+                raise ValueError(f"pvalue and min_count apply to the HC measures only, not "
+                                 f"{self.name!r}")
+            if approximate:
+                raise ValueError("approximate=True computes the distance-ranked P-value with "
+                                 "all words; it cannot be combined with pvalue or min_count")
         return self.scorer(unknown, known, labels, own_arr, gamma=gamma, k=k_neighbours,
                            approximate=approximate, progress=progress, n_jobs=n_jobs,
-                           max_memory_mb=max_memory_mb)
+                           max_memory_mb=max_memory_mb, pvalue=pvalue,
+                           min_count=int(min_count))
 
 
 def candidates(known_labels: Sequence[Hashable]) -> list[Hashable]:
@@ -193,14 +216,41 @@ def _cosine_pair(gamma: float = 0.25, approximate: bool = False, *, checked: boo
     return lambda x, y: np.asarray(cosine(x, y))
 
 
+def _hc_by_pairs(docs: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
+                 variant: str, gamma: float, pvalue: str, min_count: int,
+                 max_memory_mb: float, progress: bool | None) -> np.ndarray:
+    """(documents × corpora) HC with the 2019 code's choices (:func:`hclib.hc_discrepancy`),
+    leave-one-out by ``doc_author`` as :func:`hclib.discrepancy_matrix`, in chunks of
+    documents that fit ``max_memory_mb``."""
+    from .discrepancy import hc_discrepancy
+    from .matrix import check_matrix_inputs, compared_corpora
+
+    docs, authors, member = check_matrix_inputs(docs, corpora, doc_author)
+    step = max(1, int(max_memory_mb * 2**20 // (64 * max(authors.size, 1))))
+    out = np.empty((docs.shape[0], authors.shape[0]), dtype=np.float64)
+    starts = range(0, docs.shape[0], step)
+    for start in tqdm(starts, desc=f"hc_{variant} discrepancies", unit="chunk",
+                      delay=0 if progress else 2.0, disable=progress is False):
+        stop = min(start + step, docs.shape[0])
+        corpora_c = compared_corpora(docs[start:stop], authors, member[start:stop])
+        out[start:stop] = hc_discrepancy(docs[start:stop, None, :], corpora_c, gamma, variant,
+                                         pvalue=pvalue, min_count=min_count).hc
+    return out
+
+
 def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
     def score(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
               gamma: float, approximate: bool, progress: bool | None, n_jobs: int,
-              max_memory_mb: float, **_: Any) -> np.ndarray:
+              max_memory_mb: float, pvalue: str = "distance", min_count: int = 0,
+              **_: Any) -> np.ndarray:
         from .matrix import corpus_counts, discrepancy_matrix
 
         _, corpora, member = corpus_counts(known, labels)
         doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
+        if (pvalue, min_count) != ("distance", 0):
+            return _hc_by_pairs(unknown, corpora, doc_author, name.removeprefix("hc_"),
+                                check_gamma(gamma), pvalue, min_count, max_memory_mb,
+                                progress)
         return discrepancy_matrix(unknown, corpora, doc_author=doc_author, measure=name,
                                   gamma=gamma, approximate=approximate, progress=progress,
                                   n_jobs=n_jobs, max_memory_mb=max_memory_mb)

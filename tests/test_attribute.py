@@ -257,3 +257,108 @@ def test_open_set_study_on_a_small_collection() -> None:
     assert row["closed_accuracy"] == pytest.approx(6 / 9)
     assert row["open_accuracy"] >= row["closed_accuracy"]
     assert row["unk_rejected"] > 0
+
+
+# ------------------------------------------------------------------ protocols
+
+
+@pytest.fixture(scope="module")
+def federalist_sample():
+    """Three papers each of Hamilton and Madison as known texts, two disputed papers."""
+    from hclib.corpora import federalist
+
+    papers = federalist.load_federalist()
+    known = {a: list(papers[papers.author == a].text[:3]) for a in ("Hamilton", "Madison")}
+    unknown = list(papers[papers.author == "disputed"].text[:2])
+    return known, unknown
+
+
+@pytest.fixture(scope="module")
+def paper_code(federalist_sample):
+    known, unknown = federalist_sample
+    return hclib.attribute(known, unknown, protocol="paper-code", progress=False)
+
+
+@pytest.mark.parametrize("preset", ["paper-code", "paper-text"])
+def test_protocol_gives_the_pan_study_table(federalist_sample, paper_code, preset) -> None:
+    from hclib import protocols
+
+    known, unknown = federalist_sample
+    result = paper_code if preset == "paper-code" else hclib.attribute(
+        known, unknown, protocol=preset, progress=False)
+    cache = protocols.TokenCache()
+    texts = known["Hamilton"] + known["Madison"]
+    ignored = protocols.ignored_words(texts, cache)[0] if preset == "paper-code" else set()
+    cands, want = pan.protocol_attribute(
+        cache.protocol_tokens(texts, preset), ["Hamilton"] * 3 + ["Madison"] * 3,
+        cache.protocol_tokens(unknown, preset), preset, ignored=ignored,
+        candidates=["Hamilton", "Madison"])
+    assert list(result.table.columns) == cands
+    np.testing.assert_array_equal(result.table.to_numpy(), want)  # the same pipeline, exactly
+    proto = pan.PROTOCOLS[preset]
+    assert result.protocol == proto and result.gamma == proto.gamma
+    assert len(result.vocabulary) == proto.n_words
+    assert result.names_source == ("none" if preset == "paper-text" else
+                                   protocols.ignored_words(texts, cache)[1])
+    # explain uses the protocol's P-values and minimum count: its HC is the table's
+    ex = result.explain("text 1", "Hamilton", "Madison")
+    assert ex.hc == tuple(result.table.loc["text 1", ["Hamilton", "Madison"]])
+
+
+def test_paper_code_choices_change_the_table(federalist_sample, paper_code) -> None:
+    from hclib import protocols
+
+    known, unknown = federalist_sample
+    assert any(" " in w for w in paper_code.vocabulary)  # n-grams
+    assert {",", "."} <= set(paper_code.vocabulary)  # punctuation marks are tokens
+    looser = hclib.attribute(known, unknown, progress=False,
+                             protocol=protocols.vary("paper-code", min_count=0))
+    assert looser.vocabulary == paper_code.vocabulary
+    assert not np.array_equal(looser.table.to_numpy(), paper_code.table.to_numpy())
+    # leave-one-out of the known texts goes through the same HC with the same choices
+    x = paper_code._known_counts
+    corpus = x[1] + x[2]  # Hamilton's corpus without his first text
+    want = hc_discrepancy(x[0], corpus, gamma=0.45, pvalue="probability", min_count=3).hc
+    assert paper_code.known_table.iloc[0, 0] == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"protocol": "paper-draft"}, "unknown protocol 'paper-draft'"),
+     ({"protocol": "paper-code", "gamma": 0.25}, "leave out gamma"),
+     ({"protocol": "paper-text", "method": "g2", "vocabulary": 100},
+      "leave out method, vocabulary"),
+     ({"protocol": "paper-code", "features": "words"}, "leave out features")],
+)
+def test_protocol_conflicts_raise(problem, kwargs, message) -> None:
+    known, unknown, _ = problem
+    with pytest.raises(ValueError, match=message):
+        hclib.attribute(known, unknown, **kwargs)
+
+
+def test_registry_takes_the_code_pvalue_and_minimum_count() -> None:
+    rng = np.random.default_rng(3)
+    known = rng.poisson(rng.gamma(0.6, 4, 200), (6, 200))
+    unknown = rng.poisson(rng.gamma(0.6, 2, 200), (3, 200))
+    labels = ["a", "a", "a", "b", "b", "b"]
+    hc = METHODS["hc_dagger"]
+    got = hc.score(unknown, known, labels, gamma=0.45, pvalue="probability", min_count=3)
+    corpora = [known[:3].sum(0), known[3:].sum(0)]
+    for i in range(3):
+        for j in range(2):
+            want = hc_discrepancy(unknown[i], corpora[j], 0.45, pvalue="probability",
+                                  min_count=3).hc
+            assert got[i, j] == pytest.approx(want, rel=1e-12)
+    loo = hc.score(known, known, labels, own=np.arange(6), pvalue="probability", min_count=3)
+    assert loo[0, 0] == pytest.approx(
+        hc_discrepancy(known[0], known[1] + known[2], pvalue="probability", min_count=3).hc)
+    plain = hc.score(unknown, known, labels)
+    assert not np.allclose(plain, got)
+    with pytest.raises(ValueError, match="HC measures only"):
+        METHODS["g2"].score(unknown, known, labels, min_count=3)
+    with pytest.raises(ValueError, match="cannot be combined"):
+        hc.score(unknown, known, labels, pvalue="probability", approximate=True)
+    with pytest.raises(ValueError, match="P-value ranking"):
+        hc.score(unknown, known, labels, pvalue="exact")
+    with pytest.raises(ValueError, match="min_count"):
+        hc.score(unknown, known, labels, min_count=-2)

@@ -348,3 +348,28 @@ def test_hc_dagger_diagnostics_explain_where_dagger_equals_star():
     assert (dagger[~diag.equal] < star[~diag.equal]).all()
     with pytest.raises(ValueError):
         ev.hc_dagger_diagnostics(docs, corpora[:, :10])
+
+
+def test_rank_on_training_takes_each_folds_most_frequent_training_columns() -> None:
+    from hclib.methods import get
+
+    rng = np.random.default_rng(11)
+    labels = np.repeat(np.array(["a", "b", "c", "d"], dtype=object), 10)
+    big = rng.poisson(rng.uniform(20, 60, 20), (40, 20))
+    tiny = rng.integers(0, 2, (40, 9))
+    counts = np.hstack([big, tiny, np.full((40, 1), 5)])  # the last column: total 200
+    folds = ev.stratified_folds(labels, 5, seed=1)
+    result = ev.run_benchmark(counts, labels, vocab_sizes=(10,), methods=["g2"],
+                                     folds=folds, rank_on_training=True)
+    moved = 0
+    for f in range(5):
+        pooled = counts[folds != f].sum(axis=0)
+        cols = np.sort(np.argsort(-pooled, kind="stable")[:10])
+        moved += not np.array_equal(cols, np.arange(10))
+        want = get("g2").score(counts[folds == f][:, cols], counts[folds != f][:, cols],
+                               labels[folds != f].tolist())
+        np.testing.assert_array_equal(result.scores["g2", 10, f].scores, want)
+    assert moved  # the training ranking is not the collection's column order
+    with pytest.raises(ValueError, match="count more columns"):
+        ev.run_benchmark(counts, labels, vocab_sizes=(21,), methods=["g2"],
+                                folds=folds, rank_on_training=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import hclib
 from hclib.cli import main
 from test_attribute import make_texts, write_folders
 
@@ -60,7 +61,9 @@ def test_attribute_prints_a_table_and_json(folders) -> None:
      ("latin1", [], "is not UTF-8 text"),
      ("numbers_only", [], "is empty after tokenisation"),
      ("missing", [], "does not exist"),
-     (None, ["--reject", "2"], "strictly between 0 and 1")],
+     (None, ["--reject", "2"], "strictly between 0 and 1"),
+     (None, ["--protocol", "paper-draft"], "unknown protocol 'paper-draft'"),
+     (None, ["--protocol", "paper-code", "--gamma", "0.3"], "leave out gamma")],
 )
 def test_bad_input_exits_2_with_one_line(folders, tmp_path, capsys, make, args, message) -> None:
     root, _ = folders
@@ -93,6 +96,28 @@ def test_attribute_errors_as_a_subprocess(folders) -> None:
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("hclib attribute: error: unknown method 'delta'")
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_attribute_with_a_protocol(tmp_path) -> None:
+    from hclib.corpora import federalist
+
+    papers = federalist.load_federalist()
+    known = {a: list(papers[papers.author == a].text[:3]) for a in ("Hamilton", "Madison")}
+    unknown = {"disputed.txt": papers[papers.author == "disputed"].text.iloc[0]}
+    write_folders(tmp_path, known, unknown)
+    run = hclib_cmd("attribute", tmp_path / "known", tmp_path / "unknown", "--protocol",
+                    "paper-code", "--json")
+    assert run.returncode == 0, run.stderr
+    payload = json.loads(run.stdout)
+    want = hclib.attribute(known, unknown, protocol="paper-code", progress=False)
+    assert payload["protocol"] == "paper-code" and payload["gamma"] == 0.45
+    assert payload["names_source"] == want.names_source
+    assert payload["texts"][0]["discrepancies"] == pytest.approx(
+        want.table.loc["disputed.txt"].to_dict(), rel=1e-12)
+    run = hclib_cmd("attribute", tmp_path / "known", tmp_path / "unknown", "--protocol",
+                    "paper-code", "--method", "g2")
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "leave out method" in run.stderr
 
 
 def test_pan_writes_answers_and_scores(folders, tmp_path) -> None:

@@ -204,10 +204,13 @@ def test_problem_parts_and_collections() -> None:
     rows = [("p1", f"k{i}", "known", a, " ".join(t)) for i, (a, t) in enumerate(known)]
     rows += [("p1", f"u{i}", "unknown", a, " ".join(t)) for i, (a, t) in enumerate(unknown)]
     collection = pd.DataFrame(rows, columns=["problem", "doc_id", "role", "author", "text"])
+    details: dict = {}
     answers = pan.attribute_collection(collection, remove_names_numbers=False, lemmatize=False,
-                                       n_words=300, orders=(1,))
+                                       n_words=300, orders=(1,), details=details)
     assert list(answers.columns) == ["problem", "doc_id", "author", "hc_min", "hc_rank"]
     assert (answers.hc_min == answers.author).all()
+    assert list(details) == ["p1"] and (details["p1"].by_min == answers.hc_min).all()
+    assert details["p1"].discrepancies.shape == (len(answers), len(details["p1"].candidates))
     with pytest.raises(ValueError, match="p9: no such problem"):
         pan.problem_parts(collection, "p9")
     with pytest.raises(ValueError, match="p1: a problem needs known and unknown"):

@@ -201,31 +201,53 @@ def test_cli_pan_protocol(tmp_path):
 
 
 def test_char_ngram_counts_match_the_chars_features():
-    from hclib.features import Features
+    from hclib.features import Features, char_ngram_counts
     from hclib.text import count_matrix, most_frequent
 
-    texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the"]
+    texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the",
+             "“Quoted” — in 1787; the 𝔘 world"]
     for n in (1, 2, 3, 4):
-        counts, items = pan.char_ngram_counts(texts, n, 12)
+        if n == 4:
+            with pytest.raises(ValueError, match="U\\+FFFF"):
+                char_ngram_counts(texts, n, 12)
+            texts = texts[:3]
+        counts, items = char_ngram_counts(texts, n, 12)
         docs = [Features("chars", (n,)).items(t) for t in texts]
         assert items == most_frequent(docs, 12)
         np.testing.assert_array_equal(counts, count_matrix(docs, items))
+        in_processes = char_ngram_counts((t for t in texts), n, 12, n_jobs=2)
+        assert in_processes[1] == items
+        np.testing.assert_array_equal(in_processes[0], counts)
+    assert pan.char_ngram_counts is char_ngram_counts
     with pytest.raises(ValueError, match="positive"):
-        pan.char_ngram_counts(texts, 0, 5)
+        char_ngram_counts(texts, 0, 5)
+    with pytest.raises(ValueError, match="up to n = 4"):
+        char_ngram_counts(texts, 5, 5)
 
 
-def test_separating_words_defaults_to_hc_discrepancy_and_drops_rare_words():
+def test_hc_discrepancy_with_the_code_choices_drops_rare_words():
     import hclib
 
     rng = np.random.default_rng(7)
     x, y = rng.poisson(4, 300), rng.poisson(6, 300)
     x[:40] += rng.poisson(8, 40)
-    hc, mask = pan.separating_words(x, y)
+    x[-30:], y[-30:] = rng.integers(0, 2, 30), rng.integers(0, 2, 30)  # rare words
     ref = hclib.hc_discrepancy(x, y, gamma=0.25)
-    assert hc == pytest.approx(float(ref.hc), rel=1e-12)
-    np.testing.assert_array_equal(mask, ref.mask)
-    _, mask3 = pan.separating_words(x, y, pvalue="probability", min_count=3)
-    assert not mask3[x + y < 3].any()
+    same = hclib.hc_discrepancy(x, y, gamma=0.25, pvalue="distance", min_count=0)
+    assert same.hc == ref.hc
+    np.testing.assert_array_equal(same.mask, ref.mask)
+    got = hclib.hc_discrepancy(x, y, gamma=0.45, pvalue="probability", min_count=3)
+    keep = x + y >= 3
+    assert (~keep[-30:]).all() and keep[:40].all()
+    pv = allocation_probability_pvalues(x, y)
+    want = higher_criticism(pv[keep], 0.45)
+    assert got.hc == want.hc and got.threshold == want.threshold
+    np.testing.assert_array_equal(got.mask, keep & (pv <= want.threshold))
+    np.testing.assert_array_equal(got.pvalues, pv)
+    with pytest.raises(ValueError, match="min_count"):
+        hclib.hc_discrepancy(x, y, min_count=-1)
+    with pytest.raises(ValueError, match="ranking"):
+        hclib.hc_discrepancy(x, y, pvalue="exact")
 
 
 def test_stand_in_names_are_words_mostly_tagged_as_names():

@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from ..features import char_ngram_counts
 from ..text import first_n, tokenize
 from .fetch import (
     DATA_DIR_ENV,
@@ -90,6 +91,7 @@ __all__ = [
     "word_counts",
     "count_vector",
     "load_collection",
+    "char_ngram_collection",
     "read_text",
     "raw_source_url",
     "select_authors",
@@ -686,3 +688,22 @@ def load_collection(
         )
     root_name = str(Path(root).expanduser()) if root is not None else _DATA_FOLDER
     return Collection(works, vocab, counts[keep], root_name, time.perf_counter() - started)
+
+
+def char_ngram_collection(
+    collection: Collection, n: int, n_items: int, *, n_jobs: int = 1,
+    progress: bool | None = None,
+) -> Collection:
+    """The works of ``collection`` counted as character ``n``-grams instead of words.
+
+    Every text is read again (:func:`read_text`, checked against its sha256) and its character
+    n-grams of :mod:`hclib.features` kind ``chars`` are counted by
+    :func:`hclib.features.char_ngram_counts` (``n_jobs`` processes). The vocabulary is the
+    ``n_items`` most frequent n-grams pooled over all the works (no author labels are used),
+    ranked, so ``top(N)`` is again the ``N`` most frequent; the ``works`` table is shared.
+    """
+    started = time.perf_counter()
+    texts = (read_text(collection, doc_id) for doc_id in collection.works["doc_id"])
+    counts, items = char_ngram_counts(texts, n, n_items, n_jobs=n_jobs, progress=progress)
+    return Collection(collection.works, tuple(items), counts, collection.root,
+                      time.perf_counter() - started)

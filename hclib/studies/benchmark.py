@@ -139,6 +139,7 @@ class _Task:
     test: np.ndarray
     train: np.ndarray
     k_neighbours: int = 5
+    columns: np.ndarray | None = None  # the vocabulary's columns, if not the first n_words
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,7 +197,7 @@ def _evaluate(task: _Task, counts: np.ndarray, labels: np.ndarray, gamma: float,
               max_memory_mb: float) -> FoldScores:
     """Discrepancies of the test works of one fold to the candidates, for one method and N."""
     started = time.perf_counter()
-    table = counts[:, : task.n_words]
+    table = counts[:, : task.n_words] if task.columns is None else counts[:, task.columns]
     test, train, train_labels = table[task.test], table[task.train], labels[task.train].tolist()
     scores = get(task.method).score(test, train, train_labels, gamma=gamma,
                                     k_neighbours=task.k_neighbours, max_memory_mb=max_memory_mb)
@@ -307,6 +308,7 @@ def run_benchmark(
     client: Any = None,
     max_memory_mb: float = 256.0,
     progress: bool | None = None,
+    rank_on_training: bool = False,
 ) -> BenchmarkResult:
     """Cross-validated authorship attribution accuracy of every method at every vocabulary size.
 
@@ -336,6 +338,14 @@ def run_benchmark(
         Memory budget of one :func:`~hclib.matrix.discrepancy_matrix` call (per process).
     progress
         tqdm progress bar over tasks: ``None`` shows it once the run takes over 2 s.
+    rank_on_training
+        ``False`` (default): the vocabulary of size ``N`` is the first ``N`` columns.
+        ``True``: in each fold it is the ``N`` columns with the largest counts pooled over
+        that fold's *training* works (ties by column order), so no test work shapes it.
+        This is exact only if no word outside the columns could enter: every fold's
+        ``N``-th training count must exceed what any uncounted item can have, i.e. the
+        collection-wide count of the last column (``ValueError`` otherwise; count more
+        columns).
     """
     counts, labels_arr, works = _collection_arrays(collection, labels)
     if counts.ndim != 2 or len(labels_arr) != counts.shape[0]:
@@ -375,9 +385,23 @@ def run_benchmark(
             raise ValueError(f"fold {f}: author {sorted(missing)[0]!r} has no training works")
 
     n_authors = len(set(labels_arr))
+    columns: dict[tuple[int, int], np.ndarray | None] = {
+        (n, int(f)): None for n in sizes for f in fold_ids}
+    if rank_on_training:
+        bound = counts[:, -1].sum()  # no uncounted item has a larger collection-wide count
+        for f in fold_ids:
+            pooled = counts[fold_arr != f].sum(axis=0)
+            order = np.argsort(-pooled, kind="stable")
+            for n in sizes:
+                if pooled[order[n - 1]] <= bound:
+                    raise ValueError(
+                        f"fold {f}: the {n}-th training count {pooled[order[n - 1]]} does not "
+                        f"exceed the last column's collection count {bound}: an uncounted "
+                        "item might belong in the vocabulary; count more columns")
+                columns[n, int(f)] = np.sort(order[:n])
     tasks = [
         _Task(m, n, int(f), np.flatnonzero(fold_arr == f), np.flatnonzero(fold_arr != f),
-              k_neighbours)
+              k_neighbours, columns[n, int(f)])
         for m in chosen for n in sizes for f in fold_ids
     ]
     tasks.sort(key=lambda t: -_cost(t, n_authors))
