@@ -153,11 +153,17 @@ def test_single_binomial_against_brute_force(n: int, data) -> None:
     ks = np.arange(n + 1)
     far = np.abs(ks - n * p) >= abs(x - n * p)
     want = math.fsum(stats.binom.pmf(ks[far], n, p))
-    # Near the bottom of the double range (below ~1e-200) both Boost's tail and the float pmf
-    # lose digits (seen against 50-digit mpmath: 1.3e-9 relative at 7.5e-248, 2e-9 at 1.65e-291,
-    # 1.5e-6 at 7e-294);
-    # far below any P-value HC looks at (1/N).
-    rel = 1e-9 if want > 1e-200 else 1e-4
+    # Near the bottom of the double range (below ~1e-200) the float pmf loses digits (its terms
+    # underflow), so the reference there is 50-digit mpmath; Boost's tail loses some too (seen:
+    # 1.3e-9 relative at 7.5e-248, 2e-9 at 1.65e-291, 1.5e-6 at 7e-294), far below any P-value
+    # HC looks at (1/N).
+    rel = 1e-9
+    if want <= 1e-200:
+        with mpmath.workdps(50):
+            q = mpmath.mpf(p)
+            want = float(mpmath.fsum(mpmath.binomial(n, int(k)) * q**int(k)
+                                     * (1 - q) ** (n - int(k)) for k in ks[far]))
+        rel = 1e-4
     assert got == pytest.approx(min(want, 1.0), rel=rel, abs=1e-300)
 
 
