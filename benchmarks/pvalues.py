@@ -323,7 +323,8 @@ def screen_floor_seconds(x: np.ndarray, y: np.ndarray, repeats: int) -> float:
 
 @contextmanager
 def _processes_always() -> Iterator[None]:
-    """``n_jobs=2`` in worker processes even below :data:`hclib.matrix.PROCESS_MIN_CELLS`."""
+    """``n_jobs=2`` workers even below :data:`hclib.matrix.PROCESS_MIN_CELLS` (where
+    :data:`hclib.matrix.HC_PARALLEL` is ``"processes"``; threads have no such rule)."""
     saved = hclib.matrix.PROCESS_MIN_CELLS
     hclib.matrix.PROCESS_MIN_CELLS = 0
     try:
@@ -429,9 +430,9 @@ def report(results: Sequence[SizeResult], cfg: Config) -> str:
         f"Timing: best of {cfg.repeats} interleaved runs each; one thread: CPU time of this "
         f"process (robust to other load); 2 workers: wall clock (load average at the report: "
         f"{load_average()}). hclib = one "
-        "discrepancy_matrix call for all pairs (1 process, or n_jobs=2 worker processes, "
-        "forced below the library's PROCESS_MIN_CELLS rule; wall clock including their "
-        "start); screen only = hclib.engine.hc_pairs(..., bracket=False), 1 thread; "
+        "discrepancy_matrix call for all pairs (1 process, or n_jobs=2 workers: "
+        f"{hclib.matrix.HC_PARALLEL} (hclib.matrix.HC_PARALLEL), processes forced below the "
+        "library's PROCESS_MIN_CELLS rule; wall clock including their start); screen only = hclib.engine.hc_pairs(..., bracket=False), 1 thread; "
         "published = the published code path, a pandas table per pair; lean loop = the same "
         "numerics as a bare Python loop over the pairs.",
         "",
