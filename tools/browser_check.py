@@ -32,7 +32,10 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 # What can overflow: code and output blocks, tables, display equations. A table that its
-# theme wraps in a scrolling container is measured through that container.
+# theme wraps in a scrolling container is measured through that container; a block that
+# nothing scrolls counts when it reaches past the right edge of the text column. Blocks in
+# collapsed dropdowns are laid out (hidden, not removed), so they are measured too; one
+# that is not laid out at all is reported as unmeasured.
 BLOCKS = {  # outputs first: their <pre> also sits in a div.highlight
     "output": "div.cell_output pre, div.output pre",
     "code": "div.cell_input pre, div.highlight pre",
@@ -55,9 +58,24 @@ MEASURE = """
       }
       if (seen.has(box)) continue;
       seen.add(box);
-      const wide = Math.max(el.scrollWidth, box.scrollWidth);
-      const room = box === el ? el.clientWidth : box.clientWidth;
-      if (room > 0 && wide > room + 1) {
+      let wide = Math.max(el.scrollWidth, box.scrollWidth);
+      let room = box === el ? el.clientWidth : box.clientWidth;
+      if (room === 0) {   // not laid out (display: none): it could not be measured
+        found.push({kind, scroll: 0, client: 0, text: "(not laid out: unmeasured)"});
+        continue;
+      }
+      // with nothing that scrolls it, a block wider than the text column spills over it
+      const column = el.closest(".bd-article, article, main");
+      if (box === el && column) {
+        const right = column.getBoundingClientRect().right
+                      - parseFloat(getComputedStyle(column).paddingRight);
+        const rect = el.getBoundingClientRect();
+        if (rect.right > right + 1) {
+          wide = Math.max(wide, Math.round(rect.width));
+          room = Math.round(right - rect.left);
+        }
+      }
+      if (wide > room + 1) {
         const text = (el.innerText || el.textContent || "").trim().split("\\n")[0];
         found.push({kind, scroll: Math.round(wide), client: room,
                     text: text.slice(0, 70)});
