@@ -164,7 +164,8 @@ def check(html: Path, pages: list[str], shots: Path, width: int, chromium: str,
                 report[doc] = page.evaluate(MEASURE, BLOCKS)
                 shrunk[doc] = page.evaluate(SHRUNK, min_scale)
                 out = shots / (doc.replace("/", "__") + ".png")
-                page.screenshot(path=str(out), full_page=True)
+                # a tall page on a busy machine takes long to paint in full
+                page.screenshot(path=str(out), full_page=True, timeout=180_000)
             browser.close()
     finally:
         server.shutdown()
