@@ -1,5 +1,5 @@
 """The book fits the page: code lines of at most 88 characters, and a browser check that
-really reports what overflows (tools/browser_check.py, on a small synthetic page)."""
+really reports what overflows (tools/browser_check.py, on small synthetic pages)."""
 
 from __future__ import annotations
 
@@ -34,10 +34,11 @@ PAGE = """<!DOCTYPE html><html><head><style>
 <div class="cell_input"><div class="highlight"><pre>{code}</pre></div></div>
 <div class="cell_output"><div class="output"><pre>{output}</pre></div></div>
 <table><tr>{cells}</tr></table>
+<p><span style="white-space: nowrap">{line}</span></p>
 </article></body></html>"""
 
 
-def test_browser_check_reports_a_long_line_and_a_wide_table_and_nothing_that_fits(
+def test_browser_check_reports_a_long_line_a_wide_table_and_a_wide_page_not_what_fits(
         tmp_path: Path) -> None:
     pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -45,15 +46,17 @@ def test_browser_check_reports_a_long_line_and_a_wide_table_and_nothing_that_fit
         pytest.skip("no Chromium on this machine")
     (tmp_path / "book").mkdir()
     wide = PAGE.format(code="x = " + " + ".join(["value"] * 40), output="short",
-                       cells="".join(f"<td>column_{i}_value</td>" for i in range(30)))
-    narrow = PAGE.format(code="x = 1", output="short", cells="<td>1</td><td>2</td>")
+                       cells="".join(f"<td>column_{i}_value</td>" for i in range(30)),
+                       line="a_long_unbreakable_signature " * 60)
+    narrow = PAGE.format(code="x = 1", output="short", cells="<td>1</td><td>2</td>",
+                         line="short")
     (tmp_path / "book" / "wide.html").write_text(wide)
     (tmp_path / "book" / "narrow.html").write_text(narrow)
 
     report, _ = browser_check.check(tmp_path, ["book/wide", "book/narrow"],
                                     tmp_path / "shots", 1280, chromium, None)
 
-    assert sorted(item["kind"] for item in report["book/wide"]) == ["code", "table"]
+    assert sorted(item["kind"] for item in report["book/wide"]) == ["code", "page", "table"]
     assert all(item["scroll"] > item["client"] > 0 for item in report["book/wide"])
     assert report["book/narrow"] == []
     assert (tmp_path / "shots" / "book__wide.png").stat().st_size > 0

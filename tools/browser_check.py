@@ -3,7 +3,8 @@
 Serves ``_build/html`` on a local port, opens every chapter of ``_toc.yml`` in headless
 Chromium at a width of 1280 px, saves a full-page screenshot of each, and reports every
 code block, output block, table and display equation that needs horizontal scrolling
-(``scrollWidth > clientWidth`` as measured by the browser), page by page.
+(``scrollWidth > clientWidth`` as measured by the browser), and any page wider than the
+window, page by page.
 
     python tools/browser_check.py                       # _build/html -> _build/screenshots
     python tools/browser_check.py --mathjax ~/mj/node_modules/mathjax/es5
@@ -35,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # theme wraps in a scrolling container is measured through that container; a block that
 # nothing scrolls counts when it reaches past the right edge of the text column. Blocks in
 # collapsed dropdowns are laid out (hidden, not removed), so they are measured too; one
-# that is not laid out at all is reported as unmeasured.
+# that is not laid out at all is reported as unmeasured. Last, a page wider than the window
+# (kind "page") is reported with the text of the element that reaches furthest right.
 BLOCKS = {  # outputs first: their <pre> also sits in a div.highlight
     "output": "div.cell_output pre, div.output pre",
     "code": "div.cell_input pre, div.highlight pre",
@@ -81,6 +83,18 @@ MEASURE = """
                     text: text.slice(0, 70)});
       }
     }
+  }
+  // the page itself: anything else (a signature, a long word) that widens it
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) {
+    let widest = null, right = 0;
+    for (const el of document.querySelectorAll("article *")) {
+      const r = el.getBoundingClientRect();
+      if (r.right > right) { right = r.right; widest = el; }
+    }
+    const text = widest ? (widest.innerText || widest.textContent || "").trim() : "";
+    found.push({kind: "page", scroll: root.scrollWidth, client: root.clientWidth,
+                text: text.split("\\n")[0].slice(0, 70)});
   }
   return found;
 }
