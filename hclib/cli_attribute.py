@@ -140,12 +140,14 @@ def _run_attribute(args: argparse.Namespace) -> int:
         result.to_frame().to_csv(sys.stdout)
         return 0
     frame = result.verdicts.rename(columns={"runner_up": "runner-up", "rank_score": "rank"})
-    if args.explain:
-        frame["discriminating words (→ the author they lean to)"] = [
-            _top_words(result, name, args.explain) for name in frame.index]
-    with pd.option_context("display.max_colwidth", 120, "display.width", 200,
-                           "display.float_format", "{:.3f}".format):
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
         print(frame.rename_axis("text").to_string())
+    if args.explain:   # one line per text under the table, which stays narrow
+        print(f"\nthe {args.explain} most discriminating words of each text "
+              "(→ the author each leans to):")
+        width = max(len(str(name)) for name in frame.index)
+        for name in frame.index:
+            print(f"{str(name):<{width}}  {_top_words(result, name, args.explain)}")
     setting = "" if result.protocol is None else (
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"

@@ -3,7 +3,8 @@
 Serves ``_build/html`` on a local port, opens every chapter of ``_toc.yml`` in headless
 Chromium at a width of 1280 px, saves a full-page screenshot of each, and reports every
 code block, output block, table and display equation that needs horizontal scrolling
-(``scrollWidth > clientWidth`` as measured by the browser), page by page.
+(``scrollWidth > clientWidth`` as measured by the browser), and any page wider than the
+window, page by page.
 
     python tools/browser_check.py                       # _build/html -> _build/screenshots
     python tools/browser_check.py --mathjax ~/mj/node_modules/mathjax/es5
@@ -32,7 +33,11 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 # What can overflow: code and output blocks, tables, display equations. A table that its
-# theme wraps in a scrolling container is measured through that container.
+# theme wraps in a scrolling container is measured through that container; a block that
+# nothing scrolls counts when it reaches past the right edge of the text column. Blocks in
+# collapsed dropdowns are laid out (hidden, not removed), so they are measured too; one
+# that is not laid out at all is reported as unmeasured. Last, a page wider than the window
+# (kind "page") is reported with the text of the element that reaches furthest right.
 BLOCKS = {  # outputs first: their <pre> also sits in a div.highlight
     "output": "div.cell_output pre, div.output pre",
     "code": "div.cell_input pre, div.highlight pre",
@@ -55,14 +60,41 @@ MEASURE = """
       }
       if (seen.has(box)) continue;
       seen.add(box);
-      const wide = Math.max(el.scrollWidth, box.scrollWidth);
-      const room = box === el ? el.clientWidth : box.clientWidth;
-      if (room > 0 && wide > room + 1) {
+      let wide = Math.max(el.scrollWidth, box.scrollWidth);
+      let room = box === el ? el.clientWidth : box.clientWidth;
+      if (room === 0) {   // not laid out (display: none): it could not be measured
+        found.push({kind, scroll: 0, client: 0, text: "(not laid out: unmeasured)"});
+        continue;
+      }
+      // with nothing that scrolls it, a block wider than the text column spills over it
+      const column = el.closest(".bd-article, article, main");
+      if (box === el && column) {
+        const right = column.getBoundingClientRect().right
+                      - parseFloat(getComputedStyle(column).paddingRight);
+        const rect = el.getBoundingClientRect();
+        if (rect.right > right + 1) {
+          wide = Math.max(wide, Math.round(rect.width));
+          room = Math.round(right - rect.left);
+        }
+      }
+      if (wide > room + 1) {
         const text = (el.innerText || el.textContent || "").trim().split("\\n")[0];
         found.push({kind, scroll: Math.round(wide), client: room,
                     text: text.slice(0, 70)});
       }
     }
+  }
+  // the page itself: anything else (a signature, a long word) that widens it
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) {
+    let widest = null, right = 0;
+    for (const el of document.querySelectorAll("article *")) {
+      const r = el.getBoundingClientRect();
+      if (r.right > right) { right = r.right; widest = el; }
+    }
+    const text = widest ? (widest.innerText || widest.textContent || "").trim() : "";
+    found.push({kind: "page", scroll: root.scrollWidth, client: root.clientWidth,
+                text: text.split("\\n")[0].slice(0, 70)});
   }
   return found;
 }
@@ -146,7 +178,8 @@ def check(html: Path, pages: list[str], shots: Path, width: int, chromium: str,
                 report[doc] = page.evaluate(MEASURE, BLOCKS)
                 shrunk[doc] = page.evaluate(SHRUNK, min_scale)
                 out = shots / (doc.replace("/", "__") + ".png")
-                page.screenshot(path=str(out), full_page=True)
+                # a tall page on a busy machine takes long to paint in full
+                page.screenshot(path=str(out), full_page=True, timeout=180_000)
             browser.close()
     finally:
         server.shutdown()

@@ -8,6 +8,9 @@ and classes. Modules
 whose name starts with ``_`` are private and skipped, as are the modules listed in
 ``hclib_api_skip`` (``conf.py`` / ``_config.yml``: deprecated shims, the ``__main__`` entry
 point). A module added to the package appears in the reference without editing the page.
+Module constants show their value only when it is short (at most ``MAX_VALUE`` characters);
+the value of a registry or a table of numbers, thousands of characters on one line, would
+widen the page far beyond the window, so for those the docstring alone speaks.
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ import pkgutil
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx.ext.autodoc import DataDocumenter
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.inspect import object_description
 from sphinx.util.nodes import nested_parse_with_titles
+
+MAX_VALUE = 60
 
 
 def public_modules(package: str, skip: set[str]) -> list[str]:
@@ -59,9 +66,22 @@ class HclibAPI(SphinxDirective):
         return container.children
 
 
+class ShortValueDocumenter(DataDocumenter):
+    """Module data, with its value only when that fits ``MAX_VALUE`` characters."""
+
+    def should_suppress_value_header(self) -> bool:
+        if super().should_suppress_value_header():
+            return True
+        try:
+            return len(object_description(self.object)) > MAX_VALUE
+        except ValueError:
+            return False
+
+
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")
     app.setup_extension("sphinx.ext.autosummary")
     app.add_config_value("hclib_api_skip", ["hclib.__main__"], "env")
     app.add_directive("hclib-api", HclibAPI)
+    app.add_autodocumenter(ShortValueDocumenter, override=True)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
