@@ -80,6 +80,13 @@ _FLOOR = 1e-200
 _TWO_OVER_ROOT_2PI = 2.0 / np.sqrt(2.0 * np.pi)
 
 
+def _for_kernel(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous array a compiled kernel can take: broadcast views (zero strides, which
+    numba's type check would make NumPy warn about) are copied."""
+    a = np.ascontiguousarray(a)
+    return a.copy() if 0 in a.strides else a
+
+
 def _totals(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.sum(axis=-1, keepdims=True), y.sum(axis=-1, keepdims=True)
 
@@ -230,7 +237,7 @@ def pvalue_bounds(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         return _bounds_given_totals(x, y, *_totals(x, y))
     t1, t2 = _totals(x, y)
     lower, upper = np.empty(x.shape), np.empty(x.shape)
-    bounds_kernel(np.ascontiguousarray(x), np.ascontiguousarray(y), t1[:, 0], t2[:, 0], lower,
+    bounds_kernel(_for_kernel(x), _for_kernel(y), t1[:, 0], t2[:, 0], lower,
                   upper)
     return lower, upper
 
@@ -402,7 +409,7 @@ def _compiled_bracket(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, ou
     """``_bracketed_hc`` with compiled kernels (:mod:`hclib._kernels`) for everything but the
     sorts, which NumPy does faster, ``COMPILED_BLOCK_CELLS`` at a time. Writes the settled
     rows of ``out``; returns ``(done, exact tails per row)``."""
-    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    x, y = _for_kernel(x), _for_kernel(y)
     n_pairs, n_words = x.shape
     t1, t2 = x.sum(axis=-1), y.sum(axis=-1)
     done = np.zeros(n_pairs, dtype=bool)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -318,3 +320,19 @@ def test_pairs_with_every_rank_below_one_over_n_are_bracketed_as_hc_star(monkeyp
             counts: dict[str, int] = {}
             assert np.array_equal(engine.hc_pairs(x, y, 0.25, "dagger", counts=counts), want)
             assert counts["bracketed"] == len(x)
+
+
+def test_broadcast_views_reach_no_kernel():
+    """A (1 × N) broadcast view looks C-contiguous; passed to numba as it is, numba's type check
+    reads its writeable flag and NumPy warns (seen in the PAN chapter). Such views are copied."""
+    numba = pytest.importorskip("numba")
+    from hclib.engine import _for_kernel
+
+    xb, _ = np.broadcast_arrays(np.ones(5, dtype=np.int64), np.ones((1, 5), dtype=np.int64))
+    assert xb.flags.c_contiguous and 0 in xb.strides
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        numba.typeof(_for_kernel(xb))
+        x, y = zipf_pairs(n_pairs=1, n_words=200)
+        xv, yv = np.broadcast_arrays(x[0], y)
+        assert np.array_equal(engine.hc_pairs(xv, yv), engine.hc_pairs(x, y))
