@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+_T = TypeVar("_T")
 
 #: The largest count, and the largest total of one table, that hclib accepts (see the module
 #: docstring): the exact int64 tail boundaries need 2 * n * T < 2**63 for both tables together.
@@ -305,3 +308,13 @@ def check_count_matrices(
             f"{rows[1]} have {second.shape[1]}"
         )
     return first, second
+
+
+def lookup(value: Any, registry: Mapping[str, _T], kind: str, cls: type) -> _T:
+    """``value`` itself if it is a ``cls``, else the registry's entry of that name; an unknown
+    name is a ``ValueError`` that lists the known ones."""
+    if isinstance(value, cls):
+        return value
+    if not isinstance(value, str) or value not in registry:
+        raise ValueError(f"unknown {kind} {value!r}; choose one of {list(registry)}")
+    return registry[value]

@@ -55,7 +55,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import check_count_matrices, check_gamma, check_table_pair
+from ._checks import check_count_matrices, check_gamma, check_table_pair, lookup
 from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
                           power_divergence)
 from .engine import hc_pairs
@@ -364,8 +364,4 @@ METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)
 
 def get(name: str | Method) -> Method:
     """The registered method called ``name`` (a Method is returned unchanged)."""
-    if isinstance(name, Method):
-        return name
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown method {name!r}; choose one of {list(_REGISTRY)}")
-    return _REGISTRY[name]
+    return lookup(name, _REGISTRY, "method", Method)

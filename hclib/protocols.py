@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ._checks import lookup
 from .cleaning import DROPPED_TAGS, _lemma, clean_tagged, clean_tokens, require_tokens, tag_text
 from .cleaning import wordnet_pos
 from .features import Features, parse_features
@@ -139,11 +140,7 @@ PROTOCOLS: dict[str, Protocol] = {
 
 def get_protocol(protocol: str | Protocol) -> Protocol:
     """A :class:`Protocol` from a preset name (``"paper-text"``, ``"paper-code"``) or itself."""
-    if isinstance(protocol, Protocol):
-        return protocol
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"unknown protocol {protocol!r}; choose one of {list(PROTOCOLS)}")
-    return PROTOCOLS[protocol]
+    return lookup(protocol, PROTOCOLS, "protocol", Protocol)
 
 
 def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
