@@ -4,7 +4,7 @@ pair, with the engine's screen on the device.
 Three kernels per batch of documents (every pair of the batch at once):
 
 1. ``hc_screen``, one thread block per pair: bounds every word's P-value,
-   :math:`L_w \le \pi_w \le U_w` (the formulas of :mod:`hclib._kernels`, compiled for the GPU),
+   :math:`L_w \le \pi_w \le U_w` (the formulas of ``hclib._kernels``, compiled for the GPU),
    sorts the upper bounds in shared memory (bitonic sort) and reads the :math:`k`-th smallest,
    :math:`t = U_{(k)}`, :math:`k = \lfloor\gamma_0 N\rfloor`. At least :math:`k` words have
    :math:`\pi_w \le U_w \le t`, so :math:`\pi_{(k)} \le t`, and a word with :math:`L_w > t` has

@@ -6,7 +6,7 @@ on CuPy + ``cupyx.scipy.special`` (``pip install hclib[gpu]``): the exact tail b
 int64 arithmetic (as ``tail_boundaries``), both binomial tails of every word
 with ``bdtr``/``bdtrc`` (:math:`\Pr(K \le k)`, :math:`\Pr(K > k)`), a sort of every row and the
 HC scan. :func:`hc_matrix_on` forms the document × corpus pairs on the device (leave-one-out
-included) and, on a GPU, runs the engine's screen there instead (:mod:`hclib._cuda`: bounds,
+included) and, on a GPU, runs the engine's screen there instead (``hclib._cuda``: bounds,
 exact tails only for the words that can reach the scan): 3.6 times the plain path's speed on
 paper-shaped counts on an H100, with the same HC values (``benchmarks/gpu.py``).
 
@@ -144,7 +144,7 @@ def hc_matrix_on(docs: np.ndarray, authors: np.ndarray, member: np.ndarray | Non
     On a GPU with ``screen=True`` (default) three CUDA kernels run the engine's screen on the
     device: bounds for every word, exact tails only for the words that can be among the
     :math:`\lfloor\gamma_0 N\rfloor` smallest P-values, a sort and the scan
-    (:mod:`hclib._cuda`).
+    (``hclib._cuda``).
     Otherwise, and on the CPU, the plain array path of :func:`hc_pairs_on` runs on ``batch``
     documents at a time. Both give the same P-values and HC (the scan's maximum may differ in the
     last bit). ``progress`` is called with the documents done per batch.

@@ -24,7 +24,7 @@ lower z-bound can hold the maximum, and only the words that can occupy those ran
 tails (on the benchmark's :math:`|W| = 3{,}000` pairs about 465 per pair instead of 1,097; on
 short texts 3-5 instead of 190-1,030). Rows whose :math:`k` upper bounds all lie below
 :math:`1/N` are bracketed as HC*, which HC† is there by definition. Where SciPy exports its
-Boost tails, the stage runs compiled (:mod:`hclib._kernels`: bounds, selection of the ranks,
+Boost tails, the stage runs compiled (``hclib._kernels``: bounds, selection of the ranks,
 exact tails and scan in numba, the sorts in NumPy), otherwise in NumPy; the values are the
 same. Pairs it cannot settle go through steps 1-4.
 
@@ -406,7 +406,7 @@ def hc_pairs(
 
 def _compiled_bracket(x: np.ndarray, y: np.ndarray, k: int, variant: Variant, out: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """``_bracketed_hc`` with compiled kernels (:mod:`hclib._kernels`) for everything but the
+    """``_bracketed_hc`` with compiled kernels (``hclib._kernels``) for everything but the
     sorts, which NumPy does faster, ``COMPILED_BLOCK_CELLS`` at a time. Writes the settled
     rows of ``out``; returns ``(done, exact tails per row)``."""
     x, y = _for_kernel(x), _for_kernel(y)

@@ -174,7 +174,7 @@ def char_ngram_counts(
 ) -> tuple[np.ndarray, list[str]]:
     """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
 
-    The n-grams are those of kind ``chars`` (:meth:`Features.items` of ``chars:n``: NFC, white
+    The n-grams are those of kind ``chars`` (``Features.items`` of ``chars:n``: NFC, white
     space runs as one space, case kept), counted with NumPy on packed code points, one text at
     a time, so ``texts`` may be a generator of book-length texts (``n_jobs`` processes count
     them; at most ``4 n_jobs`` texts are held at once). The items are ranked by pooled count,

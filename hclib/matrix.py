@@ -189,7 +189,7 @@ def discrepancy_matrix(
     n_jobs
         Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The
         HC measures run in ``n_jobs`` threads where the engine's compiled kernels release the
-        GIL (numba installed; :data:`HC_PARALLEL`), else in worker processes, which inherit the
+        GIL (numba installed; ``hclib.matrix.HC_PARALLEL``), else in worker processes, which inherit the
         inputs (copy-on-write where the platform forks) and return their rows; below
         ``PROCESS_MIN_CELLS`` documents × authors × words, or inside a daemonic worker process
         (e.g. a Dask worker), those run in this process instead. The other measures use threads

@@ -145,7 +145,7 @@ def get_protocol(protocol: str | Protocol) -> Protocol:
 
 def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
     """The words the 2019 code keeps out of the vocabulary: its names list plus
-    :data:`PAPER_CODE_OTHER_WORDS` and ``PAPER_CODE_NUMBERS``.
+    ``PAPER_CODE_OTHER_WORDS`` and ``PAPER_CODE_NUMBERS``.
 
     ``names=None`` reads the list from ``NAMES_FILE`` through :mod:`hclib.corpora` and splits
     it as the notebook did, at ``", "`` (so the two entries that straddle a line break,
