@@ -236,6 +236,14 @@ def check_positive_int(value: object, name: str, *, allow_none: bool = False) ->
     return int(value)
 
 
+def check_min_count(value: object) -> int:
+    """``min_count`` (words with :math:`x + y <` ``min_count`` dropped) as an int, else raise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
+            or value < 0:
+        raise ValueError(f"min_count must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
 def check_real(value: object, name: str, *, low: float | None = None,
                positive: bool = False) -> float:
     """``value`` as a finite float (``> 0`` if ``positive``, ``>= low`` if given), else raise."""

@@ -236,8 +236,7 @@ class Attribution:
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
-        p = self.protocol
-        return {} if p is None else {"pvalue": p.pvalue, "min_count": p.min_count}
+        return {} if self.protocol is None else self.protocol.score_options
 
     def with_reject(self, level: float | None) -> "Attribution":
         """The same attribution with another ``reject`` level (``None``: closed set); nothing is
@@ -610,7 +609,7 @@ def attribute(
 
     options: dict[str, Any] = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress)
     if proto is not None:
-        options.update(pvalue=proto.pvalue, min_count=proto.min_count)
+        options.update(proto.score_options)
     table = m.score(unknown_counts, known_counts, labels, **options)
     sizes = pd.Series(labels).value_counts()
     loo_rows = np.flatnonzero([sizes[a] >= 2 for a in labels])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import InputTypeError, check_table_pair, exact_sum
+from ._checks import InputTypeError, check_min_count, check_table_pair, exact_sum
 from .hc import HCResult, Variant, higher_criticism, higher_criticism_subset
 from .pvalues import allocation_pvalues, allocation_pvalues_by
 
@@ -62,9 +62,7 @@ def hc_discrepancy(
     number of kept words of each pair (:func:`~hclib.hc.higher_criticism_subset`), and a
     dropped word is never in :math:`W^\dagger`. The defaults give Algorithm 1.
     """
-    if isinstance(min_count, bool) or not isinstance(min_count, numbers.Integral) \
-            or min_count < 0:
-        raise ValueError(f"min_count must be a non-negative integer, got {min_count!r}")
+    min_count = check_min_count(min_count)
     if pvalue == "distance" and min_count == 0:
         pv = allocation_pvalues(x, y)
         res = higher_criticism(pv, gamma=gamma, variant=variant)

@@ -55,11 +55,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import check_count_matrices, check_gamma, check_table_pair, lookup
+from ._checks import (check_count_matrices, check_gamma, check_min_count, check_table_pair,
+                      lookup)
 from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
                           power_divergence)
 from .engine import hc_pairs
-from .pvalues import PVALUE_RANKINGS
+from .pvalues import check_ranking
 
 __all__ = ["Method", "METHODS", "get", "candidates", "knn_table"]
 
@@ -126,12 +127,8 @@ class Method:
                                                          known_labels, own)
         if approximate and self.family != "HC":
             raise ValueError(f"approximate=True applies to the HC measures only, not {self.name!r}")
-        if pvalue not in PVALUE_RANKINGS:
-            raise ValueError(f"unknown P-value ranking {pvalue!r}; choose one of "
-                             f"{PVALUE_RANKINGS}")
-        if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
-                or min_count < 0:
-            raise ValueError(f"min_count must be a non-negative integer, got {min_count!r}")
+        check_ranking(pvalue)
+        min_count = check_min_count(min_count)
         if (pvalue, min_count) != ("distance", 0):
             if self.family != "HC":
                 raise ValueError(f"pvalue and min_count apply to the HC measures only, not "
@@ -142,7 +139,7 @@ class Method:
         return self.scorer(unknown, known, labels, own_arr, gamma=gamma, k=k_neighbours,
                            approximate=approximate, progress=progress, n_jobs=n_jobs,
                            max_memory_mb=max_memory_mb, pvalue=pvalue,
-                           min_count=int(min_count))
+                           min_count=min_count)
 
 
 def candidates(known_labels: Sequence[Hashable]) -> list[Hashable]:

@@ -25,7 +25,7 @@ but their name removal and lemmas are only as good as these English resources.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -125,6 +125,12 @@ class Protocol:
         if not 0 < self.gamma < 1:
             raise ValueError(f"gamma must lie in (0, 1), got {self.gamma!r}")
 
+    @property
+    def score_options(self) -> dict[str, object]:
+        """The P-value options it fixes, as keywords of :meth:`hclib.methods.Method.score` and
+        :func:`hclib.hc_discrepancy` (``gamma`` is passed on its own)."""
+        return {"pvalue": self.pvalue, "min_count": self.min_count}
+
 
 #: The two presets, the pipeline as the paper's text states it (hclib's default) and as its
 #: 2019 code ran it (alonkipnis/AuthAttLib at 9910d8a, notebook "Cross-domain authorship
@@ -167,6 +173,10 @@ def vary(protocol: str | Protocol, **choices) -> Protocol:
 
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 class TokenCache:
     """:func:`hclib.cleaning.clean_tokens` memoised by (sha256 of the text, cleaning options).
 
@@ -184,6 +194,15 @@ class TokenCache:
     def __len__(self) -> int:
         return len(self._store)
 
+    def _cached(self, key: tuple, compute: Callable[[], list[str]]) -> list[str]:
+        """``self._store[key]``, computed by ``compute()`` on the first call (hits/misses)."""
+        if key in self._store:
+            self.hits += 1
+        else:
+            self.misses += 1
+            self._store[key] = compute()
+        return self._store[key]
+
     @property
     def n_tagged(self) -> int:
         """How many texts the POS tagger has run on (once per distinct text)."""
@@ -192,21 +211,18 @@ class TokenCache:
     def __call__(
         self, texts: Sequence[str], remove_names_numbers: bool = True, lemmatize: bool = True
     ) -> list[list[str]]:
+        def clean(text: str, digest: str) -> list[str]:
+            if remove_names_numbers or lemmatize:
+                tokens = clean_tagged(self._tagged(text, digest), remove_names_numbers,
+                                      lemmatize)
+                return require_tokens(tokens, text, remove_names_numbers)
+            return clean_tokens(text, False, False)
+
         out = []
         for text in texts:
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            key = (digest, remove_names_numbers, lemmatize)
-            if key in self._store:
-                self.hits += 1
-            else:
-                self.misses += 1
-                if remove_names_numbers or lemmatize:
-                    tokens = clean_tagged(self._tagged(text, digest), remove_names_numbers,
-                                          lemmatize)
-                    self._store[key] = require_tokens(tokens, text, remove_names_numbers)
-                else:
-                    self._store[key] = clean_tokens(text, False, False)
-            out.append(self._store[key])
+            digest = _digest(text)
+            out.append(self._cached((digest, remove_names_numbers, lemmatize),
+                                    lambda: clean(text, digest)))
         return out
 
     def _tagged(self, text: str, digest: str) -> list[tuple[str, str, str]]:
@@ -227,42 +243,30 @@ class TokenCache:
         remove = proto.names == "pos"
         if not proto.punctuation:
             return self(texts, remove, proto.lemmatize)
+        def split(text: str, digest: str) -> list[str]:
+            if not (remove or proto.lemmatize):
+                return require_tokens(paper_code_tokens(text), text, remove)
+            kept = []
+            for token, tag, kind in self._tagged(text, digest):
+                if remove and tag in DROPPED_TAGS:
+                    continue
+                if kind == "word" and proto.lemmatize:
+                    token = _lemma(token.lower(), wordnet_pos(tag))
+                kept.append(token)
+            return require_tokens(paper_code_tokens(" ".join(kept)), text, remove)
+
         out = []
         for text in texts:
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            key = (digest, "punctuation", remove, proto.lemmatize)
-            if key in self._store:
-                self.hits += 1
-            else:
-                self.misses += 1
-                if remove or proto.lemmatize:
-                    kept = []
-                    for token, tag, kind in self._tagged(text, digest):
-                        if remove and tag in DROPPED_TAGS:
-                            continue
-                        if kind == "word" and proto.lemmatize:
-                            token = _lemma(token.lower(), wordnet_pos(tag))
-                        kept.append(token)
-                    text_used = " ".join(kept)
-                else:
-                    text_used = text
-                self._store[key] = require_tokens(paper_code_tokens(text_used), text, remove)
-            out.append(self._store[key])
+            digest = _digest(text)
+            out.append(self._cached((digest, "punctuation", remove, proto.lemmatize),
+                                    lambda: split(text, digest)))
         return out
 
     def items(self, texts: Sequence[str], features: str | Features) -> list[list[str]]:
         """:meth:`hclib.features.Features.items` of each text, memoised by (text, features)."""
         feats = parse_features(features)
-        out = []
-        for text in texts:
-            key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), "items", str(feats))
-            if key in self._store:
-                self.hits += 1
-            else:
-                self.misses += 1
-                self._store[key] = feats.items(text)
-            out.append(self._store[key])
-        return out
+        return [self._cached((_digest(text), "items", str(feats)), lambda: feats.items(text))
+                for text in texts]
 
     def proper_names(self, texts: Sequence[str], share: float = 0.5) -> set[str]:
         """The lower-cased words that the tagger marks ``NNP`` or ``NNPS`` in more than
@@ -271,8 +275,7 @@ class TokenCache:
         as_name: dict[str, int] = {}
         seen: dict[str, int] = {}
         for text in texts:
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            for tok, tag, kind in self._tagged(text, digest):
+            for tok, tag, kind in self._tagged(text, _digest(text)):
                 if kind == "word":
                     word = tok.lower()
                     seen[word] = seen.get(word, 0) + 1

@@ -218,6 +218,13 @@ def expected_counts(x: ArrayLike, y: ArrayLike) -> np.ndarray:
 PVALUE_RANKINGS: tuple[str, ...] = ("distance", "probability")
 
 
+def check_ranking(ranking: object) -> str:
+    """``ranking`` if it is one of :data:`PVALUE_RANKINGS`, else ``ValueError``."""
+    if ranking not in PVALUE_RANKINGS:
+        raise ValueError(f"unknown P-value ranking {ranking!r}; choose one of {PVALUE_RANKINGS}")
+    return ranking
+
+
 def _binom_pmf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``scipy.stats.binom.pmf`` for integer ``k`` of any sign (0 outside 0..n)."""
     if _boost_pmf is None:  # pragma: no cover
@@ -331,8 +338,7 @@ def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance")
     tables repeat small counts: each distinct (pair of tables, :math:`x`, :math:`y`) is
     computed once (on a PAN problem, about one in 25), with the same values as computing
     every word."""
-    if ranking not in PVALUE_RANKINGS:
-        raise ValueError(f"unknown P-value ranking {ranking!r}; choose one of {PVALUE_RANKINGS}")
+    check_ranking(ranking)
     given_totals = allocation_given_totals if ranking == "distance" else _probability_given_totals
     x, y = check_table_pair(x, y)
     x, y = np.broadcast_arrays(x, y)

@@ -550,8 +550,8 @@ def _protocol_scores(cands: list, known: np.ndarray, known_authors, unknown: np.
     """(unknown texts × ``cands``) HC† of the registry with the protocol's P-value, minimum
     count and γ0 (:meth:`hclib.methods.Method.score`, as :func:`hclib.attribute` does)."""
     labels = list(known_authors)
-    d = get("hc_dagger").score(unknown, known, labels, gamma=proto.gamma, pvalue=proto.pvalue,
-                               min_count=proto.min_count)
+    d = get("hc_dagger").score(unknown, known, labels, gamma=proto.gamma,
+                               **proto.score_options)
     seen = list(dict.fromkeys(labels))
     return d[:, [seen.index(c) for c in cands]]
 
