@@ -62,7 +62,7 @@ from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrep
 from .engine import hc_pairs
 from .pvalues import check_ranking
 
-__all__ = ["Method", "METHODS", "get", "candidates", "knn_table"]
+__all__ = ["Method", "METHODS", "RECOMMENDED_HC", "get", "candidates", "knn_table"]
 
 #: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
 Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -357,6 +357,11 @@ _register("cosine_delta", "Cosine Delta", "#8b4513", "Delta",
 
 #: Every attribution method by name, in the order of the paper's table (read-only).
 METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)
+
+#: The HC configuration the project recommends, as ``(method name, feature spec)``: the pair
+#: that :func:`hclib.attribute` and ``method="auto"`` use for HC (today the paper's HC† on
+#: words).
+RECOMMENDED_HC: tuple[str, str] = ("hc_dagger", "words")
 
 
 def get(name: str | Method) -> Method:
