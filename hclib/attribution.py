@@ -30,24 +30,19 @@ and returns an :class:`Attribution`:
 its counts, the count expected under the binomial allocation, its P-value and the author it
 leans to.
 
-Inputs. ``known`` is a mapping author → list of texts, or a folder with one sub-folder per
-author (files directly in the folder are ignored). ``unknown`` is a list of texts, a mapping
-name → text, or a folder. Every text may be given as a string (the text itself) or as a
-:class:`pathlib.Path` (a UTF-8 file). In a folder every regular file whose name does not start
-with ``.`` is a text, in sorted order. Texts are named by their file name (unknown) or
-``author/file`` (known); texts given as strings are named ``text 1``, ``text 2``, ... and
-``author #1``, ...
+Inputs (:mod:`hclib.sources`). ``known`` is a mapping author → list of texts, or a folder
+with one sub-folder per author (a sub-folder of an author's folder groups the texts of one
+work). ``unknown`` is a list of texts, a mapping name → text, or a folder. Every text may be
+given as a string (the text itself) or as a :class:`pathlib.Path` (a UTF-8 file).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -59,6 +54,7 @@ from .features import Features, parse_features
 from .matrix import corpus_counts
 from .methods import Method, get
 from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
+from .sources import known_texts, read_folder, read_known_folder, unknown_texts
 from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "RULES", "Attribution", "attribute", "read_folder", "read_known_folder"]
@@ -66,127 +62,6 @@ __all__ = ["UNK", "RULES", "Attribution", "attribute", "read_folder", "read_know
 #: The answer "none of the candidates" (PAN's format).
 UNK = "<UNK>"
 RULES: tuple[str, ...] = ("min", "rank")
-
-TextSource = Union[str, "os.PathLike[str]"]
-
-
-# ------------------------------------------------------------------ reading
-
-
-def read_text(path: TextSource) -> str:
-    """The UTF-8 text of a file (a byte-order mark is dropped), or ValueError naming the file."""
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{p} is not UTF-8 text (byte {exc.start}: {exc.reason}); "
-                         "convert it to UTF-8") from None
-    except IsADirectoryError:
-        raise ValueError(f"{p} is a folder, not a text file") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {p}: {exc.strerror or exc}") from None
-
-
-def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-
-
-def read_folder(folder: TextSource) -> dict[str, str]:
-    """The texts of a folder, file name → text, sorted by name (hidden files skipped)."""
-    path = Path(folder)
-    if not path.is_dir():
-        raise ValueError(f"{path} is not a folder")
-    files = _files(path)
-    if not files:
-        raise ValueError(f"{path} holds no text files")
-    return {f.name: read_text(f) for f in files}
-
-
-def read_known_folder(folder: TextSource) -> dict[str, dict[str, str]]:
-    """A folder of known texts: author (sub-folder name) → file name → text."""
-    path = Path(folder)
-    if not path.is_dir():
-        raise ValueError(f"{path} is not a folder")
-    authors = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if not authors:
-        raise ValueError(f"{path} has no author sub-folders: put each candidate's known texts in "
-                         "a sub-folder named after the candidate")
-    out = {}
-    for a in authors:
-        files = _files(a)
-        if not files:
-            raise ValueError(f"author {a.name!r} has no texts (folder {a} is empty)")
-        out[a.name] = {f.name: read_text(f) for f in files}
-    return out
-
-
-def _one_text(item: Any, where: str) -> tuple[str | None, str]:
-    """(file name or None, text) of a text given as a string or a path."""
-    if isinstance(item, os.PathLike):
-        return Path(item).name, read_text(item)
-    if isinstance(item, str):
-        return None, item
-    raise TypeError(f"{where} must be a text (str) or a path (pathlib.Path), "
-                    f"got {type(item).__name__}")
-
-
-def _known_texts(known: Any) -> tuple[list[str], list[str], list[Hashable]]:
-    """(names, texts, authors) of the known texts."""
-    if isinstance(known, (str, os.PathLike)):
-        folders = read_known_folder(known)
-        names, texts, authors = [], [], []
-        for a, files in folders.items():
-            for f, t in files.items():
-                names.append(f"{a}/{f}")
-                texts.append(t)
-                authors.append(a)
-        return names, texts, authors
-    if not isinstance(known, Mapping):
-        raise TypeError("known must be a mapping author -> list of texts, or a folder with one "
-                        f"sub-folder per author, got {type(known).__name__}")
-    if not known:
-        raise ValueError("known has no authors: give at least one candidate with texts")
-    names, texts, authors = [], [], []
-    for a, items in known.items():
-        if isinstance(items, (str, os.PathLike)) or not isinstance(items, Sequence):
-            raise TypeError(f"known[{a!r}] must be a list of texts or paths, "
-                            f"got {type(items).__name__}")
-        if len(items) == 0:
-            raise ValueError(f"author {a!r} has no texts")
-        for i, item in enumerate(items):
-            name, text = _one_text(item, f"known[{a!r}][{i}]")
-            names.append(f"{a}/{name}" if name else f"{a} #{i + 1}")
-            texts.append(text)
-            authors.append(a)
-    return names, texts, authors
-
-
-def _unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
-    """(names, texts) of the texts to attribute."""
-    if isinstance(unknown, (str, os.PathLike)):
-        if isinstance(unknown, str) and not os.path.isdir(unknown):
-            raise ValueError("unknown is a string but not a folder: pass a list of texts "
-                             f"(['...']) or a folder of text files, got {unknown[:40]!r}")
-        folder = read_folder(unknown)
-        return list(folder), list(folder.values())
-    if isinstance(unknown, Mapping):
-        items = list(unknown.items())
-    elif isinstance(unknown, Sequence):
-        items = [(None, u) for u in unknown]
-    else:
-        raise TypeError(f"unknown must be a list of texts or paths, a mapping name -> text or a "
-                        f"folder, got {type(unknown).__name__}")
-    if not items:
-        raise ValueError("unknown is empty: give at least one text to attribute")
-    names, texts = [], []
-    for i, (key, item) in enumerate(items):
-        file, text = _one_text(item, f"unknown[{key!r}]" if key is not None else f"unknown[{i}]")
-        names.append(str(key) if key is not None else file or f"text {i + 1}")
-        texts.append(text)
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"two texts to attribute are both named {dup!r}")
-    return names, texts
 
 
 # ------------------------------------------------------------------ the result
@@ -566,19 +441,20 @@ def attribute(
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r}; choose 'min' or 'rank'")
     reject = _check_level(reject)
-    known_names, known_texts, labels = _known_texts(known)
-    names, texts = _unknown_texts(unknown)
+    known_set = known_texts(known)
+    known_names, known_list, labels = known_set.names, known_set.texts, known_set.authors
+    names, texts = unknown_texts(unknown)
     cands = list(dict.fromkeys(labels))
     if len(cands) < 2:
         raise ValueError(f"attribution needs at least two candidate authors, got {cands}")
 
     def which(i: int) -> str:
-        return f"known text {known_names[i]!r}" if i < len(known_texts) \
-            else f"text {names[i - len(known_texts)]!r}"
+        return f"known text {known_names[i]!r}" if i < len(known_list) \
+            else f"text {names[i - len(known_list)]!r}"
 
     cache = TokenCache() if proto is not None else None
     items = []
-    for i, text in enumerate(tqdm([*known_texts, *texts], desc="tokenising", unit="text",
+    for i, text in enumerate(tqdm([*known_list, *texts], desc="tokenising", unit="text",
                                   delay=0 if progress else 2.0, disable=progress is False)):
         if cache is not None:
             try:
@@ -594,18 +470,18 @@ def attribute(
     if proto is not None:
         ignored: set[str] | frozenset[str] = frozenset()
         if proto.names == "list":
-            ignored, names_source = ignored_words(known_texts, cache)
+            ignored, names_source = ignored_words(known_list, cache)
         vocab, known_part, unknown_part = protocol_tables(
-            items[: len(known_texts)], items[len(known_texts):], proto, ignored)
+            items[: len(known_list)], items[len(known_list):], proto, ignored)
         counts = np.vstack([known_part, unknown_part])
     else:
-        vocab = _vocabulary(vocabulary, items[: len(known_texts)], m)
+        vocab = _vocabulary(vocabulary, items[: len(known_list)], m)
         counts = count_matrix(items, vocab)
     empty = np.flatnonzero(counts.sum(axis=1) == 0)
     if empty.size:
         raise ValueError(f"{which(int(empty[0]))} contains none of the {len(vocab)} "
                          "vocabulary items")
-    known_counts, unknown_counts = counts[: len(known_texts)], counts[len(known_texts):]
+    known_counts, unknown_counts = counts[: len(known_list)], counts[len(known_list):]
 
     options: dict[str, Any] = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress)
     if proto is not None:

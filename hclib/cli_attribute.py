@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribution import Attribution, attribute, read_folder
+from .attribution import Attribution, attribute
 from .cli import UsageError
 from .features import KINDS
 from .methods import METHODS
 from .protocols import get_protocol
+from .sources import read_folder
 
 __all__ = ["add_parser"]
 
