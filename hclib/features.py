@@ -31,7 +31,9 @@ table. It is written as a spec string ``KIND[:ORDERS]`` and parsed in one place,
 an order is required, e.g. ``chars:3``). For the word kinds, an n-gram is ``n`` consecutive
 tokens joined by one space, and all orders are pooled in one list, order by order
 (``words:1-3`` = unigrams, then bigrams, then trigrams). So ``"words+punct:1-3"`` is the
-paper's PAN feature set without its cleaning steps.
+paper's PAN feature set without its cleaning steps. Orders are bounded by
+:data:`MAX_ORDER` (10): a longer n-gram is almost never repeated, and the bound keeps a
+mistyped spec (``words:1-1000000000``) from exhausting memory.
 """
 
 from __future__ import annotations
@@ -48,7 +50,11 @@ from tqdm import tqdm
 
 from .text import _normalise, ngrams, tokenize
 
-__all__ = ["KINDS", "PAPER_TOKEN_PATTERN", "Features", "parse_features", "char_ngram_counts"]
+__all__ = ["KINDS", "MAX_ORDER", "PAPER_TOKEN_PATTERN", "Features", "parse_features",
+           "char_ngram_counts"]
+
+#: The largest n-gram order a feature set may use (module docstring).
+MAX_ORDER = 10
 
 Kind = Literal["words", "words+punct", "paper-tokens", "chars"]
 #: The feature kinds, with a one-line description each (the module docstring gives the rules).
@@ -80,6 +86,9 @@ def _orders(text: str, spec: str) -> tuple[int, ...]:
         if first < 1 or last < first:
             raise ValueError(f"features {spec!r}: orders must be positive and ranges increasing, "
                              f"got {text!r}")
+        if last > MAX_ORDER:
+            raise ValueError(f"features {spec!r}: n-gram orders go up to {MAX_ORDER}, "
+                             f"got {last}")
         orders.extend(range(first, last + 1))
     return tuple(sorted(set(orders)))
 
@@ -98,6 +107,9 @@ class Features:
         if not orders or any(isinstance(n, bool) or not isinstance(n, int) or n < 1
                              for n in orders):
             raise ValueError(f"feature orders must be positive integers, got {self.orders!r}")
+        if max(orders) > MAX_ORDER:
+            raise ValueError(f"feature orders go up to {MAX_ORDER} (hclib.features.MAX_ORDER), "
+                             f"got {max(orders)}")
         object.__setattr__(self, "orders", tuple(sorted(set(orders))))
 
     def __str__(self) -> str:

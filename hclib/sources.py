@@ -13,53 +13,244 @@ Names: known texts are ``author/file`` (``author/work/file`` in a work folder) o
 ``author #i`` for strings; unknown texts are their file name, the mapping's key, or
 ``text i``. Every known text belongs to one group, a pair ``(author, label)``: its work, or
 the text alone.
+
+Reading folders (:func:`reading` sets the choices for a block of code; the command line's
+``--glob`` is ``pattern``):
+
+* Only regular files whose name matches ``pattern`` (:data:`DEFAULT_PATTERN`, ``*.txt``, case
+  ignored) are texts; links are followed. A text larger than ``max_bytes``
+  (:data:`MAX_TEXT_BYTES`, 64 MiB) is refused with its size. A file given by itself (not in a
+  folder) is read whatever its name, and refused, with the reason, if it is not a readable
+  regular UTF-8 file within the size limit.
+* Every entry of a folder that is not read (hidden, not matching the pattern, a FIFO or
+  device, a dangling link or a link loop, too large, not UTF-8, unreadable, a file directly
+  inside the known folder, a folder nested deeper than ``AUTHOR/WORK/``) is *skipped* with its
+  reason: collected by :func:`reading`, else reported in one :class:`SkippedFilesWarning` per
+  folder read.
+* A string that names an existing file is refused: a text is a string, a file a
+  :class:`pathlib.Path`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fnmatch
 import os
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+import stat
+import warnings
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-__all__ = ["KnownTexts", "known_texts", "read_folder", "read_known_folder", "read_text",
-           "unknown_texts"]
+__all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
+           "known_texts", "read_folder", "read_known_folder", "read_text", "reading",
+           "skip_notice", "text_files", "unique_names", "unknown_texts"]
 
 TextSource = Union[str, "os.PathLike[str]"]
 
+#: The files of a folder read as texts by default (a glob on the file name, case ignored).
+DEFAULT_PATTERN = "*.txt"
+#: The largest text read, in bytes (64 MiB); a larger file is refused with its size.
+MAX_TEXT_BYTES = 64 * 2**20
 
-def read_text(path: TextSource) -> str:
-    """The UTF-8 text of a file (a byte-order mark is dropped), or ValueError naming the file."""
-    p = Path(path)
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of a folder that was not read as a text, and why."""
+
+    path: str
+    reason: str
+
+
+class SkippedFilesWarning(UserWarning):
+    """Some entries of a folder were not read as texts (:func:`skip_notice` says which)."""
+
+
+@dataclass
+class _Reading:
+    pattern: str = DEFAULT_PATTERN
+    max_bytes: int = MAX_TEXT_BYTES
+    skipped: list[Skipped] | None = None   # collected here, else warned about
+
+
+_READING: ContextVar[_Reading] = ContextVar("hclib_sources_reading", default=_Reading())
+
+
+@contextlib.contextmanager
+def reading(pattern: str = DEFAULT_PATTERN, max_bytes: int = MAX_TEXT_BYTES
+            ) -> Iterator[list[Skipped]]:
+    """Within the block, folders are read with ``pattern`` and ``max_bytes``, and the entries
+    skipped are collected in the list yielded (instead of :class:`SkippedFilesWarning`)."""
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise ValueError(f"the file pattern must be a glob such as '*.txt', got {pattern!r}")
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+        raise ValueError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+    skipped: list[Skipped] = []
+    token = _READING.set(_Reading(pattern.strip(), max_bytes, skipped))
     try:
-        return p.read_text(encoding="utf-8-sig")
+        yield skipped
+    finally:
+        _READING.reset(token)
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"  # pragma: no cover
+
+
+def skip_notice(skipped: Sequence[Skipped], limit: int = 30) -> str:
+    """One line: how many entries were skipped, each with its reason (``limit`` listed)."""
+    shown = "; ".join(f"{s.path} ({s.reason})" for s in skipped[:limit])
+    more = f"; and {len(skipped) - limit} more" if len(skipped) > limit else ""
+    noun = "entry" if len(skipped) == 1 else "entries"
+    return f"skipped {len(skipped)} {noun} not read as texts: {shown}{more}"
+
+
+def _report(skipped: list[Skipped]) -> None:
+    if not skipped:
+        return
+    sink = _READING.get().skipped
+    if sink is not None:
+        sink.extend(skipped)
+    else:
+        warnings.warn(skip_notice(skipped), SkippedFilesWarning, stacklevel=4)
+
+
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
+          stat.S_IFBLK: "a block device"}
+
+
+def _kind(path: Path) -> tuple[str, os.stat_result | None]:
+    """("file", stat), ("folder", stat), or ("skip", None) with the reason in place of kind."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return ("a dangling link" if path.is_symlink() else "vanished while read"), None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop", None
+        return f"cannot be examined: {exc.strerror or exc}", None
+    if stat.S_ISDIR(st.st_mode):
+        return "folder", st
+    if stat.S_ISREG(st.st_mode):
+        return "file", st
+    return _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file"), None
+
+
+def _decode(data: bytes, p: Path) -> str:
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{p} is not UTF-8 text (byte {exc.start}: {exc.reason}); "
                          "convert it to UTF-8") from None
-    except IsADirectoryError:
-        raise ValueError(f"{p} is a folder, not a text file") from None
+
+
+def read_text(path: TextSource, *, max_bytes: int | None = None) -> str:
+    """The UTF-8 text of a regular file (a byte-order mark is dropped), or ValueError naming
+    the file and the problem (not a regular file, larger than ``max_bytes``, not UTF-8)."""
+    p = Path(path)
+    limit = _READING.get().max_bytes if max_bytes is None else max_bytes
+    kind, st = _kind(p)
+    if kind == "folder":
+        raise ValueError(f"{p} is a folder, not a text file")
+    if kind != "file":
+        if kind.startswith("vanished"):
+            raise ValueError(f"{p} does not exist")
+        raise ValueError(f"{p} is {kind}, not a regular text file")
+    if st is not None and st.st_size > limit:
+        raise ValueError(f"{p} is {_size(st.st_size)}, larger than the limit of {_size(limit)} "
+                         "for one text (hclib.sources.MAX_TEXT_BYTES)")
+    try:
+        with p.open("rb") as stream:
+            data = stream.read(limit + 1)
     except OSError as exc:
         raise ValueError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise ValueError(f"{p} is larger than the limit of {_size(limit)} for one text")
+    return _decode(data, p)
 
 
-def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError as exc:
+        raise ValueError(f"cannot list the folder {folder}: {exc.strerror or exc}") from None
 
 
-def _folders(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+def _scan(folder: Path, where: str) -> tuple[list[Path], list[Path], list[Skipped]]:
+    """(text files matching the pattern, sub-folders, skipped entries) of ``folder``."""
+    settings = _READING.get()
+    files, folders, skipped = [], [], []
+    for p in _entries(folder):
+        shown = f"{where}{p.name}"
+        if p.name.startswith("."):
+            skipped.append(Skipped(shown, "hidden"))
+            continue
+        kind, st = _kind(p)
+        if kind == "folder":
+            folders.append(p)
+        elif kind != "file":
+            skipped.append(Skipped(shown, kind))
+        elif not fnmatch.fnmatchcase(p.name.casefold(), settings.pattern.casefold()):
+            skipped.append(Skipped(shown, f"name does not match {settings.pattern}"))
+        elif st is not None and st.st_size > settings.max_bytes:
+            skipped.append(Skipped(shown, f"{_size(st.st_size)}, over the limit of "
+                                          f"{_size(settings.max_bytes)}"))
+        else:
+            files.append(p)
+    return files, folders, skipped
 
 
-def read_folder(folder: TextSource) -> dict[str, str]:
-    """The texts of a folder, file name → text, sorted by name (hidden files skipped)."""
+def _read_all(files: Sequence[tuple[str, Path]], skipped: list[Skipped]) -> dict[str, str]:
+    """name → text of each file; a file that cannot be read or decoded is skipped."""
+    out = {}
+    for name, f in files:
+        try:
+            out[name] = read_text(f)
+        except ValueError as exc:
+            skipped.append(Skipped(str(f), str(exc).removeprefix(f"{f} ")))
+    return out
+
+
+def _flat(folder: TextSource) -> tuple[Path, list[Path], list[Skipped]]:
     path = Path(folder)
     if not path.is_dir():
         raise ValueError(f"{path} is not a folder")
-    files = _files(path)
-    if not files:
-        raise ValueError(f"{path} holds no text files")
-    return {f.name: read_text(f) for f in files}
+    files, folders, skipped = _scan(path, f"{path}{os.sep}")
+    skipped += [Skipped(f"{p}", "a folder (give it by itself to read its texts)")
+                for p in folders]
+    return path, files, skipped
+
+
+def text_files(folder: TextSource) -> list[Path]:
+    """The text files of a folder, not read (module docstring); the entries skipped are
+    reported."""
+    _, files, skipped = _flat(folder)
+    _report(skipped)
+    return files
+
+
+def read_folder(folder: TextSource) -> dict[str, str]:
+    """The texts of a folder, file name → text, sorted by name (module docstring)."""
+    path, files, skipped = _flat(folder)
+    texts = _read_all([(f.name, f) for f in files], skipped)
+    _report(skipped)
+    if not texts:
+        raise ValueError(f"{path} holds no text files{_why(skipped)}")
+    return texts
+
+
+def _why(skipped: Sequence[Skipped]) -> str:
+    pattern = _READING.get().pattern
+    if not skipped:
+        return f" (matching {pattern})"
+    return f" (matching {pattern}; {skip_notice(skipped, limit=3)})"
 
 
 def read_known_folder(folder: TextSource) -> dict[str, dict[str, str]]:
@@ -69,19 +260,44 @@ def read_known_folder(folder: TextSource) -> dict[str, dict[str, str]]:
     path = Path(folder)
     if not path.is_dir():
         raise ValueError(f"{path} is not a folder")
-    authors = _folders(path)
+    loose, authors, skipped = _scan(path, f"{path}{os.sep}")
+    skipped += [Skipped(str(f), "a file directly in the known folder, not in an author's "
+                                "sub-folder") for f in loose]
     if not authors:
+        _report(skipped)
         raise ValueError(f"{path} has no author sub-folders: put each candidate's known texts in "
                          "a sub-folder named after the candidate")
     out = {}
     for a in authors:
-        texts = {f.name: read_text(f) for f in _files(a)}
-        for work in _folders(a):
-            texts.update({f"{work.name}/{f.name}": read_text(f) for f in _files(work)})
+        files, works, skip_a = _scan(a, f"{a}{os.sep}")
+        named = [(f.name, f) for f in files]
+        for work in works:
+            w_files, deeper, skip_w = _scan(work, f"{work}{os.sep}")
+            named += [(f"{work.name}/{f.name}", f) for f in w_files]
+            skip_w += [Skipped(str(d), "a folder nested deeper than AUTHOR/WORK/")
+                       for d in deeper]
+            skip_a += skip_w
+        texts = _read_all(named, skip_a)
+        skipped += skip_a
         if not texts:
-            raise ValueError(f"author {a.name!r} has no texts (folder {a} is empty)")
+            _report(skipped)
+            raise ValueError(f"author {a.name!r} has no texts (folder {a}{_why(skip_a)})")
         out[a.name] = texts
+    _report(skipped)
     return out
+
+
+def _refuse_file_name(text: str, where: str) -> None:
+    """A string that names an existing file is a mistake for Path(...): refuse it."""
+    if len(text) < 4096 and "\n" not in text and text.strip() == text and text:
+        try:
+            is_file = os.path.isfile(text)
+        except (OSError, ValueError):
+            is_file = False
+        if is_file:
+            raise ValueError(f"{where} is the string {text!r}, which names a file: a string is "
+                             f"read as the text itself; pass Path({text!r}) "
+                             "(from pathlib import Path) to read the file")
 
 
 def _one_text(item: Any, where: str) -> tuple[str | None, str]:
@@ -89,6 +305,7 @@ def _one_text(item: Any, where: str) -> tuple[str | None, str]:
     if isinstance(item, os.PathLike):
         return Path(item).name, read_text(item)
     if isinstance(item, str):
+        _refuse_file_name(item, where)
         return None, item
     raise TypeError(f"{where} must be a text (str) or a path (pathlib.Path), "
                     f"got {type(item).__name__}")
@@ -170,6 +387,27 @@ def known_texts(known: Any, groups: Mapping[Hashable, Sequence[Hashable]] | None
     return KnownTexts(names, texts, authors, list(zip(authors, labels)))
 
 
+def _shown(path: Path) -> str:
+    """A path as the user sees it: relative to the working directory where it can be."""
+    if not path.is_absolute():
+        return os.path.normpath(path)
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def unique_names(names: Sequence[str], paths: Sequence[Path | None]) -> list[str]:
+    """``names``, where those shared by several files are replaced by each file's path
+    relative to the working directory (ValueError for the same file given twice)."""
+    names = list(names)
+    for name in {n for n in names if names.count(n) > 1}:
+        at = [i for i, n in enumerate(names) if n == name and paths[i] is not None]
+        for i in at:
+            names[i] = _shown(paths[i])  # type: ignore[arg-type]
+    return names
+
+
 def unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
     """(names, texts) of the texts to attribute."""
     if isinstance(unknown, (str, os.PathLike)):
@@ -192,7 +430,11 @@ def unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
         file, text = _one_text(item, f"unknown[{key!r}]" if key is not None else f"unknown[{i}]")
         names.append(str(key) if key is not None else file or f"text {i + 1}")
         texts.append(text)
+    paths = [Path(item) if key is None and isinstance(item, os.PathLike) else None
+             for key, item in items]
+    names = unique_names(names, paths)
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"two texts to attribute are both named {dup!r}")
+        raise ValueError(f"two texts to attribute are both named {dup!r}: give each text "
+                         "once, under its own name")
     return names, texts
