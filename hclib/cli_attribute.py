@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
+import textwrap
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -11,11 +16,12 @@ import pandas as pd
 from tqdm import tqdm
 
 from .attribution import Attribution, attribute
-from .cli import UsageError
-from .features import KINDS
+from .cli import HelpFormatter, UsageError, can_encode
+from .features import KINDS, MAX_ORDER
 from .methods import METHODS
 from .protocols import get_protocol
-from .sources import read_folder
+from .sources import (DEFAULT_PATTERN, Skipped, SkippedFilesWarning, read_text, reading,
+                      skip_notice, text_files, unique_names)
 
 __all__ = ["add_parser"]
 
@@ -23,12 +29,36 @@ _METHODS_HELP = "\n".join(f"  {name:<14} {m.label}: {m.description}"
                           for name, m in METHODS.items())
 _FEATURES_HELP = "\n".join(f"  {kind:<14} {text}" for kind, text in KINDS.items())
 
-_EPILOG = f"""\
+#: One-line explanations of the columns of the ``attribute`` table (keys: the columns of
+#: :attr:`hclib.Attribution.verdicts`); the footer and the help print those shown.
+COLUMN_HELP: dict[str, str] = {
+    "author": "the candidate chosen (by --rule; <UNK>: none of them, by --reject)",
+    "runner_up": "the second candidate by the same rule",
+    "margin": "how far the runner-up is behind the author, in the rule's units "
+              "(discrepancy, or rank); larger = a clearer verdict",
+    "discrepancy": "the method's discrepancy between the text and the author's known texts; "
+                   "smaller = closer",
+    "rank_score": "share of the author's own known texts (each left out in turn) closer to "
+                  "them than this text; near 1 = unlike the author's texts",
+}
+#: How a column of :attr:`hclib.Attribution.verdicts` is headed in the table.
+COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
+#: The width of the ``attribute`` table without ``--wide``.
+TABLE_WIDTH = 80
+
+
+
+def _epilog() -> str:
+    return f"""\
 methods (--method):
 {_METHODS_HELP}
 
-features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3):
+features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3; orders up
+to {MAX_ORDER}):
 {_FEATURES_HELP}
+
+the table's columns:
+{_column_help()}
 
 Each known text is also attributed leave-one-out (without itself), which gives the
 cross-validated accuracy printed at the end and calibrates --rule rank and --reject.
@@ -62,9 +92,9 @@ _PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers r
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add ``attribute`` and ``pan`` to the ``hclib`` command."""
-    fmt = argparse.RawDescriptionHelpFormatter
+    fmt = HelpFormatter
     p = subparsers.add_parser(
-        "attribute", formatter_class=fmt, epilog=_EPILOG,
+        "attribute", formatter_class=fmt, epilog=_epilog(),
         help="attribute texts to candidate authors",
         description="Attribute each UNKNOWN text to one of the candidate authors of KNOWN_DIR "
                     "and name the words that decide it (Kipnis, Higher Criticism).")
@@ -76,6 +106,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the result as JSON")
     out.add_argument("--csv", action="store_true", help="print the result as CSV")
+    p.add_argument("--wide", action="store_true",
+                   help=f"print the table in full (default: fit {TABLE_WIDTH} columns, long "
+                        "names shortened in the middle, columns wrapped)")
+    p.add_argument("--glob", default=DEFAULT_PATTERN, metavar="PATTERN",
+                   help=f"which files of a folder are texts (default {DEFAULT_PATTERN!r}, case "
+                        "ignored; '*' for all); every entry skipped is listed on stderr")
     p.add_argument("--explain", type=int, default=5, metavar="N",
                    help="show the N most discriminating words per text (default 5; 0: none)")
     p.add_argument("--protocol", default=None, metavar="NAME",
@@ -84,7 +120,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run_attribute)
 
     q = subparsers.add_parser(
-        "pan", formatter_class=fmt, epilog=_EPILOG,
+        "pan", formatter_class=fmt, epilog=_epilog(),
         help="solve a PAN authorship-attribution dataset",
         description="Attribute every unknown text of a PAN cross-domain authorship-attribution "
                     "dataset (collection-info.json, per problem problem-info.json, candidate "
@@ -104,20 +140,47 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_run_pan)
 
 
-def _unknown_texts(paths: list[str]) -> dict[str, Path]:
-    texts: dict[str, Path] = {}
+def _column_help() -> str:
+    return "\n".join(f"  {COLUMN_LABELS.get(c, c):<14} {text}" for c, text in COLUMN_HELP.items())
+
+
+def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str, str]:
+    """name → text of the UNKNOWN arguments (files, and the texts of folders); a name shared
+    by several files becomes each file's path relative to the working directory."""
+    found: list[tuple[str, Path]] = []
     for item in paths:
         path = Path(item)
         if path.is_dir():
-            read_folder(path)  # errors for an empty folder or unreadable files, early
-            files = sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
-        elif path.exists():
-            files = [path]
+            files = text_files(path)
+            if not files:
+                raise UsageError(f"{path} holds no text files matching {pattern}")
+            found += [(f.name, f) for f in files]
+        elif path.exists() or path.is_symlink():
+            found.append((path.name, path))
         else:
             raise UsageError(f"{path} does not exist")
-        for f in files:
-            name = f.name if f.name not in texts else str(f)
-            texts[name] = f
+    seen: dict[Path, Path] = {}
+    for _, f in found:
+        key = f.resolve()
+        if key in seen:
+            raise UsageError(f"{f} is given twice (also as {seen[key]}): give each text once")
+        seen[key] = f
+    names = unique_names([n for n, _ in found], [f for _, f in found])
+    given = {str(Path(p)) for p in paths}
+    texts: dict[str, str] = {}
+    skipped: list[Skipped] = []
+    for name, (_, f) in zip(names, found):
+        if str(f) in given:
+            texts[name] = read_text(f)  # a file given by itself: an error if unreadable
+            continue
+        try:
+            texts[name] = read_text(f)
+        except ValueError as exc:
+            skipped.append(Skipped(str(f), str(exc).removeprefix(f"{f} ")))
+    if skipped:
+        warnings.warn(skip_notice(skipped), SkippedFilesWarning, stacklevel=2)
+    if not texts:
+        raise UsageError(f"no text to attribute in {', '.join(paths)}")
     return texts
 
 
@@ -127,41 +190,135 @@ def _attribute(known, unknown, args: argparse.Namespace) -> Attribution:
                      gamma=args.gamma, protocol=getattr(args, "protocol", None))
 
 
+@contextlib.contextmanager
+def _skip_notice(command: str, pattern: str = DEFAULT_PATTERN) -> Iterator[None]:
+    """Read folders with ``pattern``; print every entry skipped in one notice on stderr."""
+    with warnings.catch_warnings(record=True) as caught, reading(pattern) as skipped:
+        warnings.simplefilter("always", SkippedFilesWarning)
+        try:
+            yield
+        finally:
+            notes = [str(w.message) for w in caught
+                     if issubclass(w.category, SkippedFilesWarning)]
+            if skipped:
+                notes.insert(0, skip_notice(skipped))
+            for note in notes:
+                print(f"hclib {command}: {note}", file=sys.stderr)
+            for w in caught:
+                if not issubclass(w.category, SkippedFilesWarning):
+                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
 def _run_attribute(args: argparse.Namespace) -> int:
     known = Path(args.known)
     if not known.is_dir():
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
-    result = _attribute(known, _unknown_texts(args.unknown), args)
+    with _skip_notice("attribute", args.glob):
+        result = _attribute(known, _unknown_texts(args.unknown, args.glob), args)
     if args.json:
-        print(result.to_json(indent=2))
+        payload = json.loads(result.to_json())
+        if args.explain:
+            for entry in payload["texts"]:
+                words = result.explain(entry["text"]).words.head(args.explain)
+                entry["explained_words"] = [
+                    {"word": w, "leans_to": str(a)}
+                    for w, a in zip(words["word"], words["leans_to"])]
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
         return 0
     if args.csv:
         result.to_frame().to_csv(sys.stdout)
         return 0
-    frame = result.verdicts.rename(columns={"runner_up": "runner-up", "rank_score": "rank"})
-    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
-        print(frame.rename_axis("text").to_string())
+    width = None if args.wide else TABLE_WIDTH
+    print(render_table(result.verdicts, width))
     if args.explain:   # one line per text under the table, which stays narrow
+        arrow = "→" if can_encode("→") else "->"
         print(f"\nthe {args.explain} most discriminating words of each text "
-              "(→ the author each leans to):")
-        width = max(len(str(name)) for name in frame.index)
-        for name in frame.index:
-            print(f"{str(name):<{width}}  {_top_words(result, name, args.explain)}")
+              f"({arrow} the author each leans to):")
+        names = [_shorten(str(n), 30 if width else None) for n in result.verdicts.index]
+        pad = max(len(n) for n in names)
+        for short, name in zip(names, result.verdicts.index):
+            line = f"{short:<{pad}}  {_top_words(result, name, args.explain, arrow)}"
+            print(textwrap.fill(line, width, subsequent_indent=" " * (pad + 2))
+                  if width else line)
     setting = "" if result.protocol is None else (
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"
            if result.names_source != "none" else "") + ")")
-    print(f"\n{result.method.label} on {len(result.vocabulary)} {result.features} items"
-          f"{setting}; leave-one-out accuracy on the {len(result.known_table)} known texts: "
-          f"{result.loo_accuracy:.1%}")
+    summary = [f"{result.method.label}, features {result.features}, a vocabulary of "
+               f"{len(result.vocabulary)} items{setting}",
+               f"leave-one-out accuracy on the {len(result.known_table)} known texts: "
+               f"{result.loo_accuracy:.1%}"]
+    print()
+    for line in summary:
+        print(textwrap.fill(line, width) if width else line)
+    print(_footer(result.verdicts.columns, width))
     return 0
 
 
-def _top_words(result: Attribution, name: str, n: int) -> str:
+def _footer(columns, width: int | None) -> str:
+    lines = []
+    for c in columns:
+        if c in COLUMN_HELP:
+            line = f"{COLUMN_LABELS.get(c, c)}: {COLUMN_HELP[c]}"
+            lines.append(textwrap.fill(line, width, subsequent_indent="  ") if width else line)
+    return "\n".join(lines)
+
+
+def _shorten(text: str, limit: int | None) -> str:
+    """``text`` cut in the middle to ``limit`` characters (with ``...``) when longer."""
+    if limit is None or len(text) <= limit:
+        return text
+    keep = max(limit - 3, 2)
+    return text[: (keep + 1) // 2] + "..." + text[len(text) - keep // 2:]
+
+
+def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
+    """The verdicts as a text table, any columns: numbers with 3 decimals, long names shortened
+    in the middle and the columns wrapped into blocks so that no line exceeds ``width``
+    (``None``: everything, in full)."""
+    cols = [("text", [str(i) for i in verdicts.index], False)]
+    for c in verdicts.columns:
+        values = verdicts[c]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        cells = [f"{v:.3f}" if numeric and pd.notna(v) else str(v) for v in values]
+        cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
+    if width is not None:   # shorten the widest text column until the table fits (to 12)
+        def total() -> int:
+            return sum(max(len(h), *map(len, cells)) for h, cells, _ in cols) + 2 * (len(cols) - 1)
+        while total() > width:
+            wide = [(max(map(len, cells)), k) for k, (h, cells, num) in enumerate(cols)
+                    if not num and max(map(len, cells)) > max(12, len(h))]
+            if not wide:
+                break
+            n, k = max(wide)
+            h, cells, num = cols[k]
+            cols[k] = (h, [_shorten(v, n - 1) for v in cells], num)
+    widths = [max(len(h), *map(len, cells)) for h, cells, _ in cols]
+    blocks, current, used = [], [], widths[0]
+    for k in range(1, len(cols)):
+        if width is not None and current and used + 2 + widths[k] > width:
+            blocks.append(current)
+            current, used = [], widths[0]
+        current.append(k)
+        used += 2 + widths[k]
+    blocks.append(current)
+    out = []
+    for block in blocks:
+        ks = [0, *block]
+        def cell(k: int, v: str) -> str:
+            return v.rjust(widths[k]) if cols[k][2] else v.ljust(widths[k])
+        lines = ["  ".join(cell(k, cols[k][0]) for k in ks).rstrip()]
+        lines += ["  ".join(cell(k, cols[k][1][i]) for k in ks).rstrip()
+                  for i in range(len(verdicts))]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+def _top_words(result: Attribution, name: str, n: int, arrow: str = "→") -> str:
     words = result.explain(name).words.head(n)
-    return ", ".join(f"{w} → {a}" for w, a in zip(words["word"], words["leans_to"]))
+    return ", ".join(f"{w} {arrow} {a}" for w, a in zip(words["word"], words["leans_to"]))
 
 
 def _run_pan(args: argparse.Namespace) -> int:
