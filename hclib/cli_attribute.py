@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import textwrap
 import warnings
@@ -321,8 +322,38 @@ def _top_words(result: Attribution, name: str, n: int, arrow: str = "→") -> st
     return ", ".join(f"{w} {arrow} {a}" for w, a in zip(words["word"], words["leans_to"]))
 
 
+def _problems(dataset: Path, entries: list[dict]) -> list:
+    """The problems of ``entries`` present in ``dataset``; the listed ones that are missing
+    are named on stderr (an error if none is present)."""
+    from .studies.pan import _inside, read_problem
+
+    present, missing = [], []
+    for entry in entries:
+        name = entry.get("problem-name")
+        folder = _inside(dataset, name, "collection-info.json: problem")
+        (present if folder.is_dir() else missing).append(entry)
+    if missing:
+        names = [str(e.get("problem-name")) for e in missing]
+        print(f"hclib pan: {len(missing)} of the {len(entries)} problems listed in "
+              f"collection-info.json are not in {dataset}, left out: {', '.join(names)}",
+              file=sys.stderr)
+    if not present:
+        raise UsageError(f"none of the problems listed in {dataset / 'collection-info.json'} "
+                         f"is in {dataset}")
+    return [read_problem(dataset, entry) for entry in present]
+
+
+def _answers_folder(out: Path) -> Path:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file, not a folder: name a folder for the answers")
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise UsageError(f"--out {out} is not writable: name a folder you may write to")
+    return out
+
+
 def _run_pan(args: argparse.Namespace) -> int:
-    from .studies.pan import _json, pan_scores, read_problem, write_answers
+    from .studies.pan import _json, score_answers, write_answers
 
     dataset = Path(args.dataset)
     if not dataset.is_dir():
@@ -342,26 +373,27 @@ def _run_pan(args: argparse.Namespace) -> int:
                       "rule": "min", "reject": None, "gamma": None}:
             raise UsageError("--protocol fixes every choice of the pipeline; leave out "
                              "--method, --features, --vocabulary, --rule, --reject and --gamma")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    problems = [read_problem(dataset, entry) for entry in entries]
-    if args.protocol is not None:
-        protocol_answers = _protocol_answers(problems, args.protocol)
-    for problem in tqdm(problems, desc="problems", unit="problem", delay=2.0):
-        if args.protocol is not None:
-            answers = protocol_answers[problem.name]
-        else:
-            answers = _attribute(problem.known, problem.unknown, args).prediction
-        write_answers(out / f"answers-{problem.name}.json", list(answers.index), list(answers))
+    with _skip_notice("pan"):
+        problems = _problems(dataset, entries)
+    out = _answers_folder(Path(args.out))
+    rows, unanswered = [], 0
+    solve = (_protocol_solver(problems, args.protocol) if args.protocol is not None
+             else lambda problem: _attribute(problem.known, problem.unknown, args).prediction)
+    for problem in tqdm(problems, desc="problems", unit="problem", delay=1.0):
+        answers = solve(problem)
+        target = out / f"answers-{problem.name}.json"
+        if target.resolve().parent != out.resolve():
+            raise UsageError(f"problem {problem.name!r} would write outside --out {out}")
+        write_answers(target, list(answers.index), list(answers))
         if problem.truth is not None:
-            missing = [t for t in answers.index if t not in problem.truth]
-            if missing:
-                raise UsageError(f"{problem.name}: ground-truth.json has no entry for {missing[0]}")
-            truth = [problem.truth[t] for t in answers.index]
+            unanswered += sum(t not in answers.index for t in problem.truth)
             rows.append({"problem": problem.name, "language": problem.language,
-                         **pan_scores(truth, answers.to_numpy(), problem=problem.name)})
+                         **score_answers(problem.truth, answers.to_dict(),
+                                         problem=problem.name)})
     print(f"wrote {len(problems)} answer file(s) to {out}")
+    if unanswered:
+        print(f"{unanswered} text(s) of ground-truth.json have no file, so no answer: each is "
+              "counted as wrong, as the official evaluator does")
     if rows:
         scores = pd.DataFrame(rows).set_index("problem")
         print(scores.to_string(float_format="{:.3f}".format))
@@ -372,24 +404,32 @@ def _run_pan(args: argparse.Namespace) -> int:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text") from None
+        return read_text(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def _protocol_answers(problems: list, protocol: str) -> dict[str, pd.Series]:
-    """Answers of :func:`hclib.studies.pan.protocol_collection` for every problem, by unknown file."""
+def _protocol_solver(problems: list, protocol: str):
+    """problem → answers of :func:`hclib.studies.pan.protocol_collection`, by unknown file;
+    one problem at a time (so that progress shows), sharing the token cache."""
     from .studies.pan import TokenCache, ignored_words, protocol_collection
 
-    rows = [(p.name, "known", author, path.name, _read_text(path))
-            for p in problems for author, paths in p.known.items() for path in paths]
-    rows += [(p.name, "unknown", None, path.name, _read_text(path))
-             for p in problems for path in p.unknown]
-    table = pd.DataFrame(rows, columns=["problem", "role", "author", "doc_id", "text"])
+    def table(ps: list) -> pd.DataFrame:
+        rows = [(p.name, "known", author, path.name, _read_text(path))
+                for p in ps for author, paths in p.known.items() for path in paths]
+        rows += [(p.name, "unknown", None, path.name, _read_text(path))
+                 for p in ps for path in p.unknown]
+        return pd.DataFrame(rows, columns=["problem", "role", "author", "doc_id", "text"])
+
     cache = TokenCache()
-    ignored, source = ignored_words(table, cache)
+    print(f"hclib pan: protocol {protocol} on {len(problems)} problem(s): tagging and "
+          "lemmatising the texts takes a while", file=sys.stderr)
+    ignored, source = ignored_words(table(problems), cache)
     if protocol == "paper-code":
         print(f"names kept out of the vocabulary: {source}", file=sys.stderr)
-    answers = protocol_collection(table, protocol, cache, ignored=ignored)
-    return {name: group.set_index("doc_id").hc_min for name, group in
-            answers.groupby("problem", sort=False)}
+
+    def solve(problem) -> pd.Series:
+        answers = protocol_collection(table([problem]), protocol, cache, ignored=ignored)
+        return answers.set_index("doc_id").hc_min
+
+    return solve

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +51,7 @@ from ..methods import get
 from ..protocols import (N_WORDS, ORDERS, PAPER_CODE_NUMBERS,
                          PAPER_CODE_OTHER_WORDS, PROTOCOLS, Protocol, TokenCache, get_protocol,
                          paper_code_ignored_words, protocol_tables, vary)
+from ..sources import text_files
 from ..text import count_matrix, most_frequent
 from .published import PAN_PAPER_ACCURACY as PAPER_ACCURACY
 from .published import PAN_PAPER_MEAN_F1 as PAPER_MEAN_F1
@@ -67,6 +68,8 @@ __all__ = [
     "macro_f1",
     "accuracy",
     "pan_scores",
+    "score_answers",
+    "NO_ANSWER",
     "ngram_items",
     "ngram_vocabulary",
     "TokenCache",
@@ -666,34 +669,51 @@ def _json(path: Path) -> object:
         raise ValueError(f"{path} is not valid JSON ({exc})") from None
 
 
+def _inside(root: Path, name: object, what: str) -> Path:
+    """``root / name`` for a dataset entry that names one folder inside ``root``; ValueError
+    naming the entry otherwise (a path, ``..``, or a link that leads outside)."""
+    if not isinstance(name, str) or not name.strip() or name in (".", "..") \
+            or any(sep in name for sep in ("/", "\\", "\0")):
+        raise ValueError(f"{what} {name!r} is not a plain folder name: a dataset may only "
+                         f"name folders inside {root}")
+    path = root / name
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        raise ValueError(f"{what} {name!r} leads outside {root}: refused")
+    return path
+
+
 def read_problem(dataset: str | Path, entry: dict) -> Problem:
     """A problem of the PAN layout: ``<dataset>/<problem>/problem-info.json`` names the
     candidate folders (known texts) and the unknown folder; ``ground-truth.json`` is optional.
-    ``entry`` is the problem's entry of ``collection-info.json``."""
+    ``entry`` is the problem's entry of ``collection-info.json``. Every name must be a folder
+    inside the dataset (ValueError otherwise); the texts are the ``*.txt`` regular files
+    (:func:`hclib.sources.text_files`)."""
     try:
         name, language = entry["problem-name"], entry.get("language", "")
-    except (TypeError, KeyError):
+    except (TypeError, KeyError, AttributeError):
         raise ValueError(f"collection-info.json: entry {entry!r} has no 'problem-name'") from None
     if str(entry.get("encoding", "UTF-8")).upper().replace("_", "-") not in ("UTF-8", "UTF8"):
         raise ValueError(f"{name}: encoding {entry['encoding']!r} is not supported (UTF-8 only)")
-    base = Path(dataset) / name
+    base = _inside(Path(dataset), name, "collection-info.json: problem")
     info = _json(base / "problem-info.json")
     try:
         cands = [c["author-name"] for c in info["candidate-authors"]]  # type: ignore[index]
         unknown_folder = info.get("unknown-folder", "unknown")  # type: ignore[union-attr]
-    except (TypeError, KeyError):
+    except (TypeError, KeyError, AttributeError):
         raise ValueError(f"{base / 'problem-info.json'} has no candidate-authors list") from None
     known = {}
     for c in cands:
-        folder = base / c
-        files = sorted(p for p in folder.glob("*") if p.is_file() and not p.name.startswith(".")) \
-            if folder.is_dir() else []
+        folder = _inside(base, c, f"{name}: candidate")
+        files = text_files(folder) if folder.is_dir() else []
         if not files:
             raise ValueError(f"{name}: candidate {c!r} has no known texts ({folder})")
         known[c] = files
-    unknown_dir = base / unknown_folder
-    unknown = sorted(p for p in unknown_dir.glob("*") if p.is_file()) \
-        if unknown_dir.is_dir() else []
+    unknown_dir = _inside(base, unknown_folder, f"{name}: unknown-folder")
+    unknown = text_files(unknown_dir) if unknown_dir.is_dir() else []
     if not unknown:
         raise ValueError(f"{name}: no unknown texts in {unknown_dir}")
     truth = None
@@ -705,6 +725,24 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
             raise ValueError(f"{base / 'ground-truth.json'} has no 'ground_truth' list of "
                              "unknown-text/true-author entries") from None
     return Problem(name, language, known, unknown, truth)
+
+
+#: The answer recorded for a ground-truth text that has no answer (counted as wrong).
+NO_ANSWER = "<no answer>"
+
+
+def score_answers(truth: Mapping[str, Hashable], answers: Mapping[str, Hashable], *,
+                  problem: str = "") -> dict[str, float]:
+    """:func:`pan_scores` over every text of ``truth``: a text without an answer counts as
+    wrong (answer :data:`NO_ANSWER`), as in the official evaluator; an answer for a text
+    that is not in ``truth`` is a ValueError."""
+    extra = [t for t in answers if t not in truth]
+    if extra:
+        where = f"{problem}: " if problem else ""
+        raise ValueError(f"{where}ground-truth.json has no entry for {extra[0]}")
+    texts = list(truth)
+    return pan_scores([truth[t] for t in texts], [answers.get(t, NO_ANSWER) for t in texts],
+                      problem=problem)
 
 
 def write_answers(path: str | Path, texts: Sequence[str], answers: Sequence[Hashable]) -> None:
