@@ -99,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
+    command = " ".join(str(part) for part in (args.command, getattr(args, "action", None))
+                       if part)
     try:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
@@ -107,10 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except KeyboardInterrupt:
-        print(f"hclib {args.command}: interrupted", file=sys.stderr)
+        print(f"hclib {command}: interrupted", file=sys.stderr)
         return 130
     except _user_errors() as exc:
-        print(f"hclib {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        print(f"hclib {command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
 
 

@@ -49,14 +49,15 @@ def dataset_files(name: str, authors: Sequence[str] | None = None) -> list[str]:
 
 
 def fetch(name: str, *, authors: Sequence[str] | None = None, workers: int = 8) -> int:
-    """Download and verify dataset ``name`` into the cache where missing; the number of files."""
+    """Download and verify dataset ``name`` into the cache where missing or damaged; the number
+    of files."""
     _check(name)
     if name == "nltk":
         for package in nltk_data.NLTK_PACKAGES:
-            nltk_data.fetch_package(package)
+            nltk_data.fetch_package(package, verify=True)
         return len(nltk_data.NLTK_PACKAGES)
     files = dataset_files(name, authors)
-    fetch_all(files, workers=workers, desc=name, progress=True)
+    fetch_all(files, workers=workers, desc=name, progress=True, recheck=True)
     return len(files)
 
 

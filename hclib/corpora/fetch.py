@@ -18,9 +18,16 @@ Files are named by a *relpath* laid out like the project's data folder (``federa
      training texts, Gutenberg works stripped from their raw sources, the Mosteller–Wallace list
      parsed from the paper's notebook. Each recipe verifies what it builds before writing it.
 
-   Every write is atomic (a temporary file renamed into place), so nothing partial survives a
-   failed or interrupted download; a cached file that fails its checksum is fetched again.
+   Every write is atomic (a temporary file ``.<name>.hclib-<pid>-*.part`` renamed into place),
+   so nothing partial survives a failed or interrupted download: :func:`cancel_downloads`
+   removes the temporary files of this process (``hclib data fetch`` calls it on Ctrl-C or
+   SIGTERM) and :func:`remove_stale_temporaries` those of a process that was killed. A cached
+   file that fails its checksum (or, in :func:`fetch_all` with ``recheck``, its registered
+   check, :func:`register_verifier`) is fetched again.
 3. Otherwise :class:`DataNotFoundError`, naming every place looked at and how to get the file.
+
+A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error (:class:`DataNotFoundError`),
+not silently ignored.
 
 ``HCLIB_SOURCE_MIRROR=<base URL>`` sends every download of ``https://HOST/PATH`` to
 ``<base URL>/HOST/PATH`` (:func:`source_url`): a local or institutional mirror, ``file://``
@@ -34,6 +41,7 @@ import fnmatch
 import hashlib
 import io
 import os
+import re
 import shutil
 import struct
 import tarfile
@@ -75,6 +83,10 @@ __all__ = [
     "download_bytes",
     "atomic_write",
     "sha256_bytes",
+    "CacheWriteError",
+    "cancel_downloads",
+    "remove_stale_temporaries",
+    "register_verifier",
 ]
 
 DATA_DIR_ENV = "HCLIB_DATA_DIR"
@@ -179,6 +191,10 @@ class DataIntegrityError(ValueError):
     """A data file's content differs from its pinned sha256 (corrupt or another version)."""
 
 
+class CacheWriteError(OSError):
+    """A data file could not be written into the cache (read-only, full disk, ...)."""
+
+
 # ------------------------------------------------------------------ settings and package data
 
 
@@ -241,6 +257,22 @@ def register_checksums(prefix: str, lookup: Callable[[str], str | None]) -> None
     _CHECKSUMS.append((prefix, lookup))
 
 
+_VERIFIERS: list[tuple[str, Callable[[str, Path], None]]] = []
+
+
+def register_verifier(prefix: str, verify: Callable[[str, Path], None]) -> None:
+    """Let ``verify(relpath, path)`` check a cached file under ``prefix`` that has no pinned
+    sha256 of its own (raising :class:`DataIntegrityError`); used by ``fetch_all(recheck=True)``."""
+    _VERIFIERS.append((prefix, verify))
+
+
+def _verifier(rel: str) -> Callable[[str, Path], None] | None:
+    for prefix, verify in _VERIFIERS:
+        if _under(rel, prefix):
+            return verify
+    return None
+
+
 def _under(rel: str, prefix: str) -> bool:
     return rel == prefix or rel.startswith(prefix.rstrip("/") + "/")
 
@@ -266,33 +298,49 @@ def _recipe(rel: str) -> Recipe | None:
 # ------------------------------------------------------------------ locating files
 
 
+def data_dir() -> Path | None:
+    """``$HCLIB_DATA_DIR`` as a folder, None if unset; DataNotFoundError if it is set to
+    something that is not a folder."""
+    value = os.environ.get(DATA_DIR_ENV)
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise DataNotFoundError(
+            f"${DATA_DIR_ENV} is set to {value}, which is not a folder. To fix: point it at a "
+            f"folder laid out like hclib's data folder, or unset it to use the cache "
+            f"({cache_dir()}), which `{FETCH_COMMAND}` fills.")
+    return path
+
+
 def locate(relpath: str) -> tuple[Path, str] | None:
     """Where ``relpath`` is now, without downloading: ``(path, "HCLIB_DATA_DIR" or "cache")``."""
     rel = _normalize(relpath)
-    data_dir = os.environ.get(DATA_DIR_ENV)
-    if data_dir and (Path(data_dir).expanduser() / rel).exists():
-        return Path(data_dir).expanduser() / rel, DATA_DIR_ENV
+    folder = data_dir()
+    if folder is not None and (folder / rel).exists():
+        return folder / rel, DATA_DIR_ENV
     if (cache_dir() / rel).exists():
         return cache_dir() / rel, "cache"
     return None
 
 
-def data_file(relpath: str) -> Path:
+def data_file(relpath: str, *, recheck: bool = False) -> Path:
     """Return a local path to the data file (or dataset folder) ``relpath``.
 
     Looks in ``$HCLIB_DATA_DIR`` first (verifying the pinned sha256 where there is one), then in
     :func:`~hclib.corpora.fetch.cache_dir`, downloading from the original source if needed. Raises
     :class:`DataNotFoundError` if it cannot be found or fetched, :class:`DataIntegrityError` if
-    the ``$HCLIB_DATA_DIR`` copy fails its checksum.
+    the ``$HCLIB_DATA_DIR`` copy fails its checksum. ``recheck``: a cached file with a
+    registered check (:func:`register_verifier`) is checked, and fetched again if damaged.
     """
     rel = _normalize(relpath)
     url, sha256 = REGISTRY.get(rel, (None, None))
     sha256 = checksum(rel)
     looked: list[str] = []
 
-    data_dir = os.environ.get(DATA_DIR_ENV)
-    if data_dir:
-        local = Path(data_dir).expanduser() / rel
+    folder = data_dir()
+    if folder is not None:
+        local = folder / rel
         if local.exists():
             if sha256 and local.is_file():
                 verify_file(local, rel, sha256, url)
@@ -317,9 +365,13 @@ def data_file(relpath: str) -> Path:
             _download(url, sha256, cached)  # no-op if cached and (where known) hash-verified
         elif recipe is not None:
             url, build = recipe
-            if cached.is_file() and sha256:
+            verifier = _verifier(rel) if recheck else None
+            if cached.is_file() and (sha256 or verifier):
                 try:
-                    verify_file(cached, rel, sha256, url)
+                    if sha256:
+                        verify_file(cached, rel, sha256, url)
+                    if verifier is not None:
+                        verifier(rel, cached)
                 except DataIntegrityError:
                     cached.unlink()  # a damaged cached copy is fetched again
             if not cached.exists():
@@ -337,30 +389,38 @@ def data_file(relpath: str) -> Path:
 
 def fetch_all(
     relpaths: Sequence[str], *, workers: int = 8, desc: str = "downloading",
-    progress: bool | None = None,
+    progress: bool | None = None, recheck: bool = False,
 ) -> list[Path]:
     """:func:`data_file` of every relpath, downloading missing ones in parallel threads.
 
     A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). The first
-    failure is raised at once (files not yet started are not attempted).
+    failure is raised at once (files not yet started are not attempted); so is Ctrl-C, without
+    waiting for the downloads under way (whatever they write is complete or nothing).
     """
     if not relpaths:
         return []
+    _CANCELLED.clear()
     bar = tqdm(total=len(relpaths), unit="file", desc=desc, delay=0 if progress else 2.0,
                disable=progress is False)
 
     def one(rel: str) -> Path:
         try:
-            return data_file(rel)
+            return data_file(rel, recheck=recheck)
         finally:
             bar.update()
 
-    with bar, ThreadPoolExecutor(max(1, min(workers, len(relpaths)))) as pool:
+    pool = ThreadPoolExecutor(max(1, min(workers, len(relpaths))))
+    try:
         futures = [pool.submit(one, rel) for rel in relpaths]
         for future in as_completed(futures):
             if future.exception() is not None:  # fail fast: later files are not attempted
-                pool.shutdown(wait=True, cancel_futures=True)
                 raise future.exception()  # type: ignore[misc]
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        bar.close()
+        raise
+    pool.shutdown(wait=True)
+    bar.close()
     return [f.result() for f in futures]
 
 
@@ -452,17 +512,108 @@ def verify_file(path: Path, rel: str, expected: str, url: str | None = None) -> 
 # ------------------------------------------------------------------ downloading
 
 
-def atomic_write(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` through a temporary file renamed into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+_CANCELLED = threading.Event()
+_TEMPS: set[Path] = set()
+_TEMPS_LOCK = threading.Lock()
+_TEMP_RE = re.compile(r"\.hclib-(\d+)-[^/]*\.part$|^\.extract-hclib-(\d+)-")
+
+
+class _Cancelled(Exception):
+    """Downloads were cancelled (:func:`cancel_downloads`)."""
+
+
+def _temporary(path: Path) -> None:
+    with _TEMPS_LOCK:
+        if _CANCELLED.is_set():
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(
+                missing_ok=True)
+            raise _Cancelled("downloads were cancelled")
+        _TEMPS.add(path)
+
+
+def _done(path: Path) -> None:
+    with _TEMPS_LOCK:
+        _TEMPS.discard(path)
+
+
+def cancel_downloads() -> int:
+    """Stop writing into the cache and remove this process's temporary files; their number."""
+    with _TEMPS_LOCK:
+        _CANCELLED.set()
+        temps = list(_TEMPS)
+        _TEMPS.clear()
+    for path in temps:
+        shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+    return len(temps)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
     try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def remove_stale_temporaries(root: Path | None = None) -> int:
+    """Remove the temporary files and folders left in the cache by a process that was killed
+    (their names carry its process id); the number removed."""
+    root = cache_dir() if root is None else root
+    if not root.is_dir():
+        return 0
+    removed = 0
+    for folder, dirs, files in os.walk(root):
+        for name in [*files, *dirs]:
+            match = _TEMP_RE.search(name)
+            if match is None or _alive(int(match.group(1) or match.group(2))):
+                continue
+            path = Path(folder) / name
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(
+                missing_ok=True)
+            removed += 1
+        dirs[:] = [d for d in dirs if (Path(folder) / d).exists()]
+    return removed
+
+
+def atomic_write(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` through a temporary file renamed into place.
+
+    A write that fails (read-only cache, full disk) raises :class:`CacheWriteError` with the
+    cause and the fix."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.hclib-{os.getpid()}-",
+                                        suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise _write_error(target, exc) from exc
+    temporary = Path(name)
+    try:
+        _temporary(temporary)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.replace(temporary, target)
+        with _TEMPS_LOCK:
+            if _CANCELLED.is_set():
+                raise _Cancelled("downloads were cancelled")
+            os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise _write_error(target, exc) from exc
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+    finally:
+        _done(temporary)
+
+
+def _write_error(target: Path, exc: OSError) -> CacheWriteError:
+    return CacheWriteError(
+        f"cannot write {target}: {exc.strerror or exc}. To fix: free space or make "
+        f"{target.parent} writable, or set ${CACHE_DIR_ENV} to a writable folder (or "
+        f"${DATA_DIR_ENV} to a folder that holds the data)")
 
 
 def download_verified(url: str, expected: str, what: str, remedy: str) -> bytes:
@@ -504,23 +655,23 @@ def _copy_file_url(url: str, output_file: str | BinaryIO, pooch_obj: Any = None)
             shutil.copyfileobj(stream, output_file)
 
 
-def _downloader(url: str) -> Callable[..., None] | None:
-    """pooch's downloader for ``url``: our local copier for ``file://``, else pooch's choice."""
-    return _copy_file_url if urlparse(url).scheme == "file" else None
-
-
 def _download(url: str, sha256: str | None, target: Path) -> Path:
-    """Download ``url`` to ``target`` with pooch (atomic; an existing copy's hash is re-checked)."""
-    url = source_url(url)
-    fetched = pooch.retrieve(
-        url,
-        known_hash=f"sha256:{sha256}" if sha256 else None,
-        fname=target.name,
-        path=target.parent,
-        downloader=_downloader(url),
-        progressbar=False,
-    )
-    return Path(fetched)
+    """Download ``url`` to ``target`` (atomic); an existing copy is kept if its sha256 (where
+    known) verifies, else fetched again."""
+    if target.is_file():
+        if sha256 is None:
+            return target
+        try:
+            verify_file(target, target.name, sha256, url)
+            return target
+        except DataIntegrityError:
+            target.unlink(missing_ok=True)  # a damaged cached copy is fetched again
+    data = download_bytes(url)
+    if sha256 is not None and sha256_bytes(data) != sha256.lower():
+        raise ValueError(f"the SHA256 hash of the download, {sha256_bytes(data)}, does not "
+                         f"match the pinned {sha256}: it was cut short or the source changed")
+    atomic_write(target, data)
+    return target
 
 
 def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
@@ -532,8 +683,9 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
     downloaded = _download(archive.url, archive.sha256, downloads / name)
     dest = cache / key
     dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".extract-", dir=dest.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".extract-hclib-{os.getpid()}-", dir=dest.parent))
     try:
+        _temporary(staging)
         expected = read_checksum_list(archive.files) if archive.files else None
         count = _extract(downloaded, archive.root, staging, keep=expected)
         if count == 0:
@@ -555,6 +707,7 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
                 raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        _done(staging)
         downloaded.unlink(missing_ok=True)  # never reused: a retry downloads it afresh
 
 

@@ -76,6 +76,7 @@ from .fetch import (
     locate,
     package_file,
     register_source,
+    register_verifier,
     verify_file,
 )
 from .wordlists import load_common_words
@@ -341,7 +342,21 @@ def _manifest_recipe(rel: str) -> tuple[str, Callable[[Path], None]]:
     return packaged.as_uri(), lambda target: atomic_write(target, packaged.read_bytes())
 
 
+def _verify_text(rel: str, path: Path) -> None:
+    """A cached work is whole: it decompresses to the manifest's ``sha256_utf8``."""
+    row = _packaged_rows().get(rel)
+    if row is None or not row["sha256_utf8"]:
+        return
+    try:
+        ok = hashlib.sha256(lzma.decompress(path.read_bytes())).hexdigest() == row["sha256_utf8"]
+    except (lzma.LZMAError, EOFError, OSError):
+        ok = False
+    if not ok:
+        raise DataIntegrityError(f"cached Gutenberg work {path} is damaged")
+
+
 register_source(f"{_DATA_FOLDER}/texts", _text_recipe)
+register_verifier(f"{_DATA_FOLDER}/texts", _verify_text)
 register_source(_MANIFEST, _manifest_recipe)
 
 

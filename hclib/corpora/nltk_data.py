@@ -84,11 +84,21 @@ def check_zip(data: bytes | Path, package: str, origin: str) -> None:
         )
 
 
-def fetch_package(package: str, *, force: bool = False) -> Path:
-    """Install NLTK ``package`` into :func:`nltk_cache` unless NLTK already finds it."""
+def fetch_package(package: str, *, force: bool = False, verify: bool = False) -> Path:
+    """Install NLTK ``package`` into :func:`nltk_cache` unless NLTK already finds it.
+
+    ``verify``: a zip found is checked (:func:`check_zip`); a damaged one in hclib's cache is
+    fetched again, a damaged one elsewhere on NLTK's path is an error naming it."""
     if package not in NLTK_PACKAGES:
         raise ValueError(f"unknown NLTK package {package!r}; expected one of {list(NLTK_PACKAGES)}")
     found = find_resource(package)
+    if found is not None and verify and found.is_file():
+        try:
+            check_zip(found, package, str(found))
+        except DataIntegrityError:
+            if not found.is_relative_to(nltk_cache()):
+                raise
+            force = True  # a damaged copy in hclib's cache is fetched again
     if found is not None and not force:
         return found
     kind = NLTK_PACKAGES[package]
