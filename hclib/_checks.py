@@ -81,6 +81,13 @@ def _too_large(name: str, value: object, where: str) -> str:
             "represented exactly in the int64 arithmetic of the exact binomial tails")
 
 
+def _refuse_sparse(a: object, name: str) -> None:
+    """A scipy.sparse matrix or array is not read as an array (numpy sees a 0-d object)."""
+    if hasattr(a, "toarray") and hasattr(a, "nnz"):
+        raise InputTypeError(f"{name} is a scipy.sparse {type(a).__name__}; pass a dense array "
+                             f"({name}.toarray()), or a pandas DataFrame")
+
+
 def as_counts(a: ArrayLike, name: str) -> np.ndarray:
     """Return ``a`` as an int64 array of word counts, or raise ``ValueError``/``TypeError``.
 
@@ -90,6 +97,7 @@ def as_counts(a: ArrayLike, name: str) -> np.ndarray:
     float and object arrays of numbers are accepted; booleans, complex numbers, strings,
     timedelta64 and datetime64 are not (``TypeError``).
     """
+    _refuse_sparse(a, name)
     try:
         arr = np.asarray(a)
     except ValueError as err:  # ragged nested lists
@@ -200,6 +208,7 @@ def check_gamma(gamma: float) -> float:
 
 def check_pvalues(pvalues: ArrayLike, name: str = "pvalues") -> np.ndarray:
     """Probabilities: a real array (last axis = the tests) with every entry in [0, 1], no NaN."""
+    _refuse_sparse(pvalues, name)
     try:
         arr = np.asarray(pvalues)
     except ValueError as err:  # ragged nested lists
@@ -301,8 +310,11 @@ def check_count_matrices(
     """Two count matrices over one vocabulary: both 2-D, same number of columns.
 
     ``names`` are the argument names, ``rows`` what their rows are (for the messages), e.g.
-    ``("doc_counts", "author_counts")`` and ``("documents", "author corpora")``.
+    ``("doc_counts", "author_counts")`` and ``("documents", "author corpora")``. Two pandas
+    DataFrames are matched by column label (the second reordered to the first), and refused
+    when their labels differ.
     """
+    b = align_columns(a, b, names)
     first = as_counts(a, names[0])
     second = as_counts(b, names[1])
     if first.ndim != 2 or second.ndim != 2:
@@ -316,6 +328,33 @@ def check_count_matrices(
             f"{rows[1]} have {second.shape[1]}"
         )
     return first, second
+
+
+def align_columns(a: Any, b: Any, names: tuple[str, str]) -> Any:
+    """``b`` with its columns in the order of ``a``'s when both are DataFrames (by label);
+    ValueError naming the labels when they differ. Anything else is returned as it is."""
+    cols_a, cols_b = getattr(a, "columns", None), getattr(b, "columns", None)
+    if cols_a is None or cols_b is None or not hasattr(b, "reindex"):
+        return b
+    if list(cols_a) == list(cols_b):
+        return b
+    if cols_a.has_duplicates or cols_b.has_duplicates:
+        raise ValueError(f"{names[0]} and {names[1]} are DataFrames with repeated column "
+                         "labels: the words cannot be matched")
+    only_a = [c for c in cols_a if c not in set(cols_b)]
+    only_b = [c for c in cols_b if c not in set(cols_a)]
+    if only_a or only_b:
+        raise ValueError(f"{names[0]} and {names[1]} are DataFrames with different words: "
+                         f"only in {names[0]}: {only_a[:5]}, only in {names[1]}: {only_b[:5]}; "
+                         "reindex one to the other's columns (fill_value=0)")
+    return b.reindex(columns=cols_a)
+
+
+def check_client(client: Any, where: str = "client") -> None:
+    """A Dask client: something with ``submit`` and ``nthreads`` (TypeError otherwise)."""
+    if not (hasattr(client, "submit") and hasattr(client, "nthreads")):
+        raise InputTypeError(f"{where} must be a dask.distributed.Client (e.g. Client() or "
+                             f"Client('tcp://scheduler:8786')), got {type(client).__name__}")
 
 
 def lookup(value: Any, registry: Mapping[str, _T], kind: str, cls: type) -> _T:

@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import as_counts, check_positive_int
+from ._checks import as_counts, check_client, check_positive_int
 from .matrix import check_matrix_inputs, discrepancy_matrix
 
 __all__ = ["DocumentBlocks", "dask_discrepancy_matrix"]
@@ -152,6 +152,7 @@ def dask_discrepancy_matrix(
     the remaining tasks and is re-raised with a note naming the block (its document indices are
     relative to the block).
     """
+    check_client(client)
     stream = isinstance(doc_counts, DocumentBlocks)
     options: dict[str, Any] = dict(measure=measure, gamma=gamma, max_memory_mb=max_memory_mb,
                                    **kwargs)

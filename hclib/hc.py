@@ -63,9 +63,17 @@ def _check_range(n_words: int, gamma: float) -> int:
     if k < 1:
         raise ValueError(
             f"gamma * N = {gamma} * {n_words} < 1: no rank i satisfies 1 <= i <= gamma*N; "
-            f"use at least {int(np.ceil(1 / gamma))} words or a larger gamma"
+            f"{_words_needed(gamma)}"
         )
     return k
+
+
+def _words_needed(gamma: float) -> str:
+    """What to do when :math:`\gamma_0 N < 1` (1/γ0 may overflow for a tiny γ0)."""
+    need = 1.0 / gamma
+    if not np.isfinite(need) or need > 2.0**62:
+        return f"gamma = {gamma} is too small for any number of words; use e.g. 0.25"
+    return f"use at least {int(np.ceil(need))} words or a larger gamma"
 
 
 def hc_scores(smallest: np.ndarray, n_words: int) -> np.ndarray:
@@ -177,9 +185,11 @@ def higher_criticism_subset(
         raise ValueError(f"keep must be a boolean array of the P-values' shape {pv.shape}, "
                          f"got {keep.dtype} {keep.shape}")
     n_words = keep.sum(axis=-1)
-    k = np.floor(gamma * n_words * (1 + 1e-12)).astype(np.int64)
+    # floor(γ0 N) with the slack of n_candidates, capped at N - 1 (z_N divides by zero)
+    k = np.minimum(np.floor(gamma * n_words * (1 + 1e-12)), n_words - 1).astype(np.int64)
     if (k < 1).any():
-        raise ValueError(f"a row keeps only {int(n_words.min())} words: gamma * N < 1")
+        raise ValueError(f"a row keeps only {int(n_words.min())} words: gamma * N < 1; "
+                         f"{_words_needed(gamma)}")
     kmax = int(k.max())
     smallest = smallest_sorted(np.where(keep, pv, np.inf), kmax)
     n = n_words[..., None].astype(np.float64)
