@@ -150,12 +150,14 @@ def _lemmatizer():
     # WordNet may be unpacked (corpora/wordnet/) or zipped (corpora/wordnet.zip), as NLTK's own
     # corpus loader accepts; look it up explicitly so a missing copy is reported here.
     try:
-        nltk.data.find("corpora/wordnet")
-    except LookupError:
         try:
+            nltk.data.find("corpora/wordnet")
+        except LookupError:
             nltk.data.find("corpora/wordnet.zip/wordnet/")
-        except LookupError as err:
-            raise _missing(*_WORDNET_RESOURCE, err) from None
+    except LookupError as err:
+        raise _missing(*_WORDNET_RESOURCE, err) from None
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as err:  # a truncated zip
+        raise _damaged(_WORDNET_RESOURCE[0], err) from None
     try:
         wordnet.ensure_loaded()
     except LookupError as err:

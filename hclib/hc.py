@@ -69,7 +69,7 @@ def _check_range(n_words: int, gamma: float) -> int:
 
 
 def _words_needed(gamma: float) -> str:
-    """What to do when :math:`\gamma_0 N < 1` (1/γ0 may overflow for a tiny γ0)."""
+    """What to do when γ0 N < 1 (1/γ0 may overflow for a tiny γ0)."""
     need = 1.0 / gamma
     if not np.isfinite(need) or need > 2.0**62:
         return f"gamma = {gamma} is too small for any number of words; use e.g. 0.25"

@@ -97,11 +97,15 @@ def reading(pattern: str = DEFAULT_PATTERN, max_bytes: int = MAX_TEXT_BYTES
 
 
 def _size(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} bytes"  # pragma: no cover
+    """``n`` bytes for people: ``1000 bytes``, ``1.5 KiB (1500 bytes)``."""
+    if n < 1024:
+        return f"{n} bytes"
+    value = float(n)
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        value /= 1024
+        if value < 1024 or unit == "TiB":
+            break
+    return f"{value:.1f} {unit} ({n} bytes)"
 
 
 def skip_notice(skipped: Sequence[Skipped], limit: int = 30) -> str:
