@@ -22,7 +22,7 @@ from .features import KINDS, MAX_ORDER
 from .methods import METHODS
 from .protocols import get_protocol
 from .sources import (DEFAULT_PATTERN, Skipped, SkippedFilesWarning, read_text, reading,
-                      skip_notice, text_files, unique_names)
+                      report_skipped, skip_notice, text_files, unique_names)
 
 __all__ = ["add_parser"]
 
@@ -178,8 +178,7 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
             texts[name] = read_text(f)
         except ValueError as exc:
             skipped.append(Skipped(str(f), str(exc).removeprefix(f"{f} ")))
-    if skipped:
-        warnings.warn(skip_notice(skipped), SkippedFilesWarning, stacklevel=2)
+    report_skipped(skipped)
     if not texts:
         raise UsageError(f"no text to attribute in {', '.join(paths)}")
     return texts

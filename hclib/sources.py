@@ -47,7 +47,7 @@ from typing import Any, Union
 
 __all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
            "known_texts", "read_folder", "read_known_folder", "read_text", "reading",
-           "skip_notice", "text_files", "unique_names", "unknown_texts"]
+           "report_skipped", "skip_notice", "text_files", "unique_names", "unknown_texts"]
 
 TextSource = Union[str, "os.PathLike[str]"]
 
@@ -116,7 +116,8 @@ def skip_notice(skipped: Sequence[Skipped], limit: int = 30) -> str:
     return f"skipped {len(skipped)} {noun} not read as texts: {shown}{more}"
 
 
-def _report(skipped: list[Skipped]) -> None:
+def report_skipped(skipped: list[Skipped]) -> None:
+    """Report entries not read: into the list of :func:`reading`, else one warning."""
     if not skipped:
         return
     sink = _READING.get().skipped
@@ -236,7 +237,7 @@ def text_files(folder: TextSource) -> list[Path]:
     """The text files of a folder, not read (module docstring); the entries skipped are
     reported."""
     _, files, skipped = _flat(folder)
-    _report(skipped)
+    report_skipped(skipped)
     return files
 
 
@@ -244,7 +245,7 @@ def read_folder(folder: TextSource) -> dict[str, str]:
     """The texts of a folder, file name → text, sorted by name (module docstring)."""
     path, files, skipped = _flat(folder)
     texts = _read_all([(f.name, f) for f in files], skipped)
-    _report(skipped)
+    report_skipped(skipped)
     if not texts:
         raise ValueError(f"{path} holds no text files{_why(skipped)}")
     return texts
@@ -268,7 +269,7 @@ def read_known_folder(folder: TextSource) -> dict[str, dict[str, str]]:
     skipped += [Skipped(str(f), "a file directly in the known folder, not in an author's "
                                 "sub-folder") for f in loose]
     if not authors:
-        _report(skipped)
+        report_skipped(skipped)
         raise ValueError(f"{path} has no author sub-folders: put each candidate's known texts in "
                          "a sub-folder named after the candidate")
     out = {}
@@ -284,10 +285,10 @@ def read_known_folder(folder: TextSource) -> dict[str, dict[str, str]]:
         texts = _read_all(named, skip_a)
         skipped += skip_a
         if not texts:
-            _report(skipped)
+            report_skipped(skipped)
             raise ValueError(f"author {a.name!r} has no texts (folder {a}{_why(skip_a)})")
         out[a.name] = texts
-    _report(skipped)
+    report_skipped(skipped)
     return out
 
 

@@ -591,3 +591,118 @@ def test_pan_takes_the_problems_present(texts, tmp_path) -> None:
     assert ("2 of the 3 problems listed in collection-info.json are not in" in run.stderr
             and "left out: problem00002, problem00003" in run.stderr)
     assert [p.name for p in (tmp_path / "ans").iterdir()] == ["answers-problem00001.json"]
+
+
+# ------------------------------------------------------------------ property: random trees
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from test_attribute import WORDS  # noqa: E402
+
+#: Entry kinds of a generated folder, and whether each is read as a text.
+READ = {"utf8": True, "bom": True, "link": True, "latin1": False, "utf16": False,
+        "csv": False, "backup": False, "hidden": False, "dangling": False, "loop": False,
+        "fifo": False, "folder": None, "empty_dir": None}
+NAME = st.text(st.sampled_from("abcXYZ019 -_'\"()é名ßΩ😀\udcff"), min_size=1, max_size=10)
+
+
+def _words(rng: np.random.Generator, author: int) -> str:
+    p = np.exp(np.random.default_rng(author).normal(0, 1.0, len(WORDS)))
+    return " ".join(rng.choice(WORDS, size=150, p=p / p.sum()))
+
+
+def _entry(folder: Path, name: str, kind: str, text: str, deeper: bool) -> str | None:
+    """Create one entry; return the file name it gets (None for none)."""
+    ext = {"csv": ".csv", "backup": ".txt~"}.get(kind, ".txt")
+    name = ("." + name if kind == "hidden" else name) + ("" if kind in ("folder", "empty_dir")
+                                                          else ext)
+    path = folder / name
+    if path.exists() or path.is_symlink():
+        return None
+    if kind in ("utf8", "csv", "backup", "hidden"):
+        path.write_text(text, encoding="utf-8")
+    elif kind == "bom":
+        path.write_text(text, encoding="utf-8-sig")
+    elif kind == "latin1":
+        path.write_bytes((text + " café").encode("latin-1"))
+    elif kind == "utf16":
+        path.write_text(text, encoding="utf-16")
+    elif kind == "link":
+        source = folder.parent / f"source-{abs(hash(name))}.dat"
+        source.write_text(text, encoding="utf-8")
+        path.symlink_to(source)
+    elif kind == "dangling":
+        path.symlink_to(folder / "does-not-exist")
+    elif kind == "loop":
+        path.symlink_to(path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "empty_dir":
+        path.mkdir()
+    elif kind == "folder":
+        path.mkdir()
+        (path / "inner.txt").write_text(text, encoding="utf-8")
+        if deeper:
+            (path / "deeper").mkdir()
+            (path / "deeper" / "x.txt").write_text(text, encoding="utf-8")
+    return name
+
+
+ENTRIES = st.lists(st.tuples(NAME, st.sampled_from(sorted(READ))), max_size=5)
+
+
+@settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(n_authors=st.integers(1, 3), known_extra=ENTRIES, author_extra=ENTRIES,
+       unknown_entries=ENTRIES, seed=st.integers(0, 2**16))
+def test_random_folder_trees(tmp_path_factory, n_authors, known_extra, author_extra,
+                             unknown_entries, seed) -> None:
+    """Whatever the tree, `hclib attribute` exits 0 or 2 without a traceback, and every
+    readable text is in the output or in the skip notice."""
+    rng = np.random.default_rng(seed)
+    root = tmp_path_factory.mktemp("tree")
+    known, unknown = root / "known", root / "unknown"
+    unknown.mkdir()
+    skipped: list[str] = []  # names that must be in the notice
+    for a in range(n_authors):
+        folder = known / f"author {a} é"
+        folder.mkdir(parents=True)
+        for i in range(2):
+            (folder / f"{i}.txt").write_text(_words(rng, a), encoding="utf-8")
+    for name, kind in known_extra:  # directly inside KNOWN_DIR: files skipped, folders authors
+        made = _entry(known, name, kind, _words(rng, 0), deeper=False)
+        if made is not None and READ[kind] is not None:
+            skipped.append(made)
+    first = known / "author 0 é"
+    for name, kind in author_extra:  # inside an author's folder (a folder is a work)
+        made = _entry(first, name, kind, _words(rng, 0), deeper=True)
+        if made is not None and READ[kind] is False:
+            skipped.append(made)
+        elif made is not None and kind == "folder":
+            skipped.append("deeper")
+    readable: list[str] = []
+    for name, kind in unknown_entries:
+        made = _entry(unknown, name, kind, _words(rng, int(rng.integers(n_authors))),
+                      deeper=False)
+        if made is None:
+            continue
+        (readable if READ[kind] else skipped).append(made)
+    run = subprocess.run(
+        [sys.executable, "-m", "hclib", "attribute", str(known), str(unknown), "--json",
+         "--vocabulary", "40", "--explain", "0"],
+        capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    out = run.stdout.decode("utf-8")
+    err = run.stderr.decode("utf-8")
+    assert run.returncode in (0, 2), err
+    assert "Traceback" not in err, err
+    if run.returncode == 2:
+        assert len([line for line in err.splitlines() if ": error: " in line]) == 1, err
+        return
+    names = [t["text"] for t in json.loads(out)["texts"]]
+    assert sorted(names) == sorted(readable), err
+    notices = [line for line in err.splitlines() if " skipped " in line]
+    assert len(notices) <= 1 and (notices or not skipped), err
+    for name in skipped:
+        shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
+        assert shown in err, (shown, err)
