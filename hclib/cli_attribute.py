@@ -216,7 +216,11 @@ def _run_attribute(args: argparse.Namespace) -> int:
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
     with _skip_notice("attribute", args.glob):
-        result = _attribute(known, _unknown_texts(args.unknown, args.glob), args)
+        unknown = _unknown_texts(args.unknown, args.glob)
+        if args.protocol is not None:
+            print(f"hclib attribute: protocol {args.protocol}: its cleaning of the texts "
+                  "takes a while", file=sys.stderr)
+        result = _attribute(known, unknown, args)
     if args.json:
         payload = json.loads(result.to_json())
         if args.explain:
@@ -421,8 +425,8 @@ def _protocol_solver(problems: list, protocol: str):
         return pd.DataFrame(rows, columns=["problem", "role", "author", "doc_id", "text"])
 
     cache = TokenCache()
-    print(f"hclib pan: protocol {protocol} on {len(problems)} problem(s): tagging and "
-          "lemmatising the texts takes a while", file=sys.stderr)
+    print(f"hclib pan: protocol {protocol} on {len(problems)} problem(s); its cleaning of the "
+          "texts takes a while, progress per problem follows", file=sys.stderr)
     ignored, source = ignored_words(table(problems), cache)
     if protocol == "paper-code":
         print(f"names kept out of the vocabulary: {source}", file=sys.stderr)

@@ -136,7 +136,7 @@ def test_device_fifo_and_size_limit(texts, tmp_path, capsys) -> None:
         assert message in one_error_line(capsys.readouterr().err)
     big = tmp_path / "big.txt"
     big.write_text("word " * 300)
-    with pytest.raises(ValueError, match=r"is 1.5 KiB \(1500 bytes\), larger than the limit of 1000 bytes"):
+    with pytest.raises(ValueError, match=r"is 1.5 KiB \(1500 bytes\), larger than the limit"):
         sources.read_text(big, max_bytes=1000)
     with sources.reading(max_bytes=1000) as skipped:
         (tmp_path / "folder").mkdir()
@@ -405,7 +405,22 @@ def _leftovers(cache: Path) -> list[str]:
         ("tmp", ".extract"))]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def _wait_for(stream, text: bytes, timeout: float) -> bytes:
+    """Read ``stream`` until ``text`` appears (or ``timeout`` passes); what was read."""
+    import select
+
+    seen, end = b"", time.monotonic() + timeout
+    while text not in seen and time.monotonic() < end:
+        ready, _, _ = select.select([stream], [], [], 0.2)
+        if ready:
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_fetch_stops_at_once_and_leaves_nothing(tmp_path, sig) -> None:
     url, server = _slow_server(tmp_path)
     cache = tmp_path / "cache"
@@ -415,8 +430,10 @@ def test_fetch_stops_at_once_and_leaves_nothing(tmp_path, sig) -> None:
         proc = subprocess.Popen([sys.executable, "-m", "hclib", "data", "fetch", "federalist",
                                  "wordlists", "gutenberg", "--authors", "Twain, Mark"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        time.sleep(6)  # imports, then downloads under way (each takes 50 s at this rate)
-        assert proc.poll() is None
+        # the progress bar shows that downloads are under way (each takes 50 s at this rate)
+        started = _wait_for(proc.stderr, b"federalist", timeout=60)
+        time.sleep(0.5)
+        assert proc.poll() is None, started
         sent = time.perf_counter()
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
@@ -424,10 +441,13 @@ def test_fetch_stops_at_once_and_leaves_nothing(tmp_path, sig) -> None:
     finally:
         server.kill()
         server.wait()
-    assert proc.returncode == 130, err
-    assert b"interrupted" in err and b"Traceback" not in err
     assert stopped < 5, stopped  # 21 s before; the bound is loose for a loaded machine
     assert _leftovers(cache) == []
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+        return
+    assert proc.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err
 
 
 def test_stale_temporaries_of_a_killed_run_are_removed(tmp_path, monkeypatch) -> None:
@@ -652,7 +672,8 @@ def _entry(folder: Path, name: str, kind: str, text: str, deeper: bool) -> str |
 ENTRIES = st.lists(st.tuples(NAME, st.sampled_from(sorted(READ))), max_size=5)
 
 
-@settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@settings(max_examples=10, deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(n_authors=st.integers(1, 3), known_extra=ENTRIES, author_extra=ENTRIES,
        unknown_entries=ENTRIES, seed=st.integers(0, 2**16))

@@ -262,7 +262,8 @@ _VERIFIERS: list[tuple[str, Callable[[str, Path], None]]] = []
 
 def register_verifier(prefix: str, verify: Callable[[str, Path], None]) -> None:
     """Let ``verify(relpath, path)`` check a cached file under ``prefix`` that has no pinned
-    sha256 of its own (raising :class:`DataIntegrityError`); used by ``fetch_all(recheck=True)``."""
+    sha256 of its own (raising :class:`DataIntegrityError`); used by
+    ``fetch_all(recheck=True)``."""
     _VERIFIERS.append((prefix, verify))
 
 
