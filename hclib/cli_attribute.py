@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import textwrap
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,6 +210,21 @@ def _skip_notice(command: str, pattern: str = DEFAULT_PATTERN) -> Iterator[None]
                     warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 
+@contextlib.contextmanager
+def _notice_after(seconds: float, message: str | None) -> Iterator[None]:
+    """Print ``message`` on stderr if the block is still running after ``seconds``."""
+    if message is None:
+        yield
+        return
+    timer = threading.Timer(seconds, lambda: print(message, file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def _run_attribute(args: argparse.Namespace) -> int:
     known = Path(args.known)
     if not known.is_dir():
@@ -217,10 +233,9 @@ def _run_attribute(args: argparse.Namespace) -> int:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
     with _skip_notice("attribute", args.glob):
         unknown = _unknown_texts(args.unknown, args.glob)
-        if args.protocol is not None:
-            print(f"hclib attribute: protocol {args.protocol}: its cleaning of the texts "
-                  "takes a while", file=sys.stderr)
-        result = _attribute(known, unknown, args)
+        with _notice_after(2.0, f"hclib attribute: protocol {args.protocol}: its cleaning "
+                                "of the texts takes a while" if args.protocol else None):
+            result = _attribute(known, unknown, args)
     if args.json:
         payload = json.loads(result.to_json())
         if args.explain:

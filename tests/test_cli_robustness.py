@@ -727,3 +727,15 @@ def test_random_folder_trees(tmp_path_factory, n_authors, known_extra, author_ex
     for name in skipped:
         shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
         assert shown in err, (shown, err)
+
+
+def test_long_steps_announce_themselves(capsys) -> None:
+    from hclib.cli_attribute import _notice_after
+
+    with _notice_after(0.1, "still working"):
+        time.sleep(0.5)
+    with _notice_after(0.5, "never shown"):
+        pass
+    time.sleep(0.7)
+    err = capsys.readouterr().err
+    assert "still working" in err and "never shown" not in err
