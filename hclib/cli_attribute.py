@@ -294,26 +294,20 @@ def _shorten(text: str, limit: int | None) -> str:
 
 
 def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
-    """The verdicts as a text table, any columns: numbers with 3 decimals, long names shortened
-    in the middle and the columns wrapped into blocks so that no line exceeds ``width``
-    (``None``: everything, in full)."""
+    """The verdicts as a text table, any columns: real numbers with 3 decimals, names longer
+    than a third of ``width`` shortened in the middle, and the columns wrapped into blocks so
+    that no line exceeds ``width`` (``None``: everything, in full)."""
     cols = [("text", [str(i) for i in verdicts.index], False)]
     for c in verdicts.columns:
         values = verdicts[c]
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        cells = [f"{v:.3f}" if numeric and pd.notna(v) else str(v) for v in values]
+        real = pd.api.types.is_float_dtype(values)
+        cells = [f"{v:.3f}" if real and pd.notna(v) else str(v) for v in values]
         cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
-    if width is not None:   # shorten the widest text column until the table fits (to 12)
-        def total() -> int:
-            return sum(max(len(h), *map(len, cells)) for h, cells, _ in cols) + 2 * (len(cols) - 1)
-        while total() > width:
-            wide = [(max(map(len, cells)), k) for k, (h, cells, num) in enumerate(cols)
-                    if not num and max(map(len, cells)) > max(12, len(h))]
-            if not wide:
-                break
-            n, k = max(wide)
-            h, cells, num = cols[k]
-            cols[k] = (h, [_shorten(v, n - 1) for v in cells], num)
+    if width is not None:   # text columns shortened to a third of the width (at least 12)
+        cap = max(12, (width - 4) // 3)
+        cols = [(h, cells if num else [_shorten(v, cap) for v in cells], num)
+                for h, cells, num in cols]
     widths = [max(len(h), *map(len, cells)) for h, cells, _ in cols]
     blocks, current, used = [], [], widths[0]
     for k in range(1, len(cols)):

@@ -41,7 +41,7 @@ import stat
 import warnings
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
