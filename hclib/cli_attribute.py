@@ -22,7 +22,7 @@ from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
 from .methods import METHODS
 from .protocols import get_protocol
-from .sources import (DEFAULT_PATTERN, Skipped, SkippedFilesWarning, read_text, reading,
+from .sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning, read_text, reading,
                       report_skipped, skip_notice, text_files, unique_names)
 
 __all__ = ["add_parser"]
@@ -64,6 +64,11 @@ the table's columns:
 
 Each known text is also attributed leave-one-out (without itself), which gives the
 cross-validated accuracy printed at the end and calibrates --rule rank and --reject.
+
+Texts: in a folder, the regular UTF-8 files whose name matches --glob, of at most
+{MAX_TEXT_BYTES // 2**20} MiB; known texts in KNOWN_DIR/AUTHOR/ or, grouped as one work,
+KNOWN_DIR/AUTHOR/WORK/. Every other entry is listed with its reason in one notice on stderr.
+Texts that share a file name are named by their path.
 """
 
 
