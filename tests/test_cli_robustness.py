@@ -739,3 +739,22 @@ def test_long_steps_announce_themselves(capsys) -> None:
     time.sleep(0.7)
     err = capsys.readouterr().err
     assert "still working" in err and "never shown" not in err
+
+
+def test_python_reading_warns_once_per_folder_and_takes_a_pattern(tmp_path) -> None:
+    (tmp_path / "a.txt").write_text("one text")
+    (tmp_path / "b.md").write_text("another")
+    (tmp_path / "c~").write_text("a backup")
+    with pytest.warns(sources.SkippedFilesWarning) as caught:
+        assert list(sources.read_folder(tmp_path)) == ["a.txt"]
+    assert len(caught) == 1
+    assert "skipped 2 entries" in str(caught[0].message) and "b.md" in str(caught[0].message)
+    with sources.reading(pattern="*.md") as skipped:
+        assert list(sources.read_folder(tmp_path)) == ["b.md"]
+    assert sorted(Path(s.path).name for s in skipped) == ["a.txt", "c~"]
+    for bad in ({"pattern": ""}, {"max_bytes": 0}, {"max_bytes": True}):
+        with pytest.raises(ValueError):
+            with sources.reading(**bad):
+                pass
+    notice = sources.skip_notice([sources.Skipped(f"f{i}", "why") for i in range(40)], limit=3)
+    assert notice.startswith("skipped 40 entries") and notice.endswith("and 37 more")
