@@ -25,6 +25,12 @@ from .fetch import (CACHE_DIR_ENV, DATA_DIR_ENV, FETCH_COMMAND, MIRROR_ENV, cach
 
 __all__ = ["add_parser"]
 
+_FETCH_DESCRIPTION = (
+    "Download and verify datasets into the cache where missing or damaged. A dataset that "
+    "fails is reported and the next one fetched (exit 2 if any failed); Ctrl-C or SIGTERM "
+    "stops at once and removes the temporary files (exit 130); those of a killed run are "
+    "removed by the next.")
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add ``data`` with its ``fetch`` and ``status`` subcommands."""
@@ -38,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     fetch_parser = actions.add_parser("fetch", help="download and verify datasets",
                                       formatter_class=HelpFormatter,
-                                      description=__doc__.split("\n\n")[2])
+                                      description=_FETCH_DESCRIPTION)
     fetch_parser.add_argument("names", nargs="*", metavar="NAME",
                               help=f"datasets to fetch (default: all of {', '.join(DATASETS)})")
     fetch_parser.add_argument("--authors", nargs="+", metavar="AUTHOR",
@@ -48,8 +54,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                               help="parallel downloads (default 8)")
     fetch_parser.set_defaults(func=_fetch)
 
-    status_parser = actions.add_parser("status", help="where each dataset is, size, verified",
-                                       formatter_class=HelpFormatter)
+    status_parser = actions.add_parser(
+        "status", help="where each dataset is, size, verified", formatter_class=HelpFormatter,
+        description="One row per dataset: where it is found, its size, whether it verifies. "
+                    "Exits 1 when a dataset is missing, incomplete or damaged, naming the "
+                    "command that fetches it.")
     status_parser.add_argument("names", nargs="*", metavar="NAME",
                                help="datasets to report (default: all)")
     status_parser.add_argument("--no-verify", action="store_true",
