@@ -22,10 +22,11 @@ from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
 from .methods import METHODS
 from .protocols import get_protocol
-from .sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning, read_text, reading,
-                      report_skipped, skip_notice, text_files, unique_names)
+from .sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning,
+                      read_text, reading, report_skipped, skip_notice, text_files,
+                      unique_names)
 
-__all__ = ["add_parser"]
+__all__ = ["COLUMN_HELP", "COLUMN_LABELS", "TABLE_WIDTH", "add_parser", "render_table"]
 
 _METHODS_HELP = "\n".join(f"  {name:<14} {m.label}: {m.description}"
                           for name, m in METHODS.items())
@@ -40,14 +41,13 @@ COLUMN_HELP: dict[str, str] = {
               "(discrepancy, or rank); larger = a clearer verdict",
     "discrepancy": "the method's discrepancy between the text and the author's known texts; "
                    "smaller = closer",
-    "rank_score": "share of the author's own known texts (each left out in turn) closer to "
-                  "them than this text; near 1 = unlike the author's texts",
+    "rank_score": "the text's discrepancy ranked among those of the author's own known "
+                  "texts (each left out in turn), as a share: near 1 = further than all",
 }
 #: How a column of :attr:`hclib.Attribution.verdicts` is headed in the table.
 COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
 #: The width of the ``attribute`` table without ``--wide``.
 TABLE_WIDTH = 80
-
 
 
 def _epilog() -> str:
