@@ -55,17 +55,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import (check_count_matrices, check_gamma, check_min_count, check_table_pair,
+from ._checks import (check_count_matrices, check_gamma, check_min_count,
                       lookup)
-from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
-                          power_divergence)
-from .engine import hc_pairs
+from .matrix import corpus_counts, discrepancy_matrix
+from .measures import CORPUS_MEASURES, Measure
 from .pvalues import check_ranking
 
 __all__ = ["Method", "METHODS", "RECOMMENDED_HC", "get", "candidates", "knn_table"]
-
-#: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
-Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -75,9 +71,11 @@ class Method:
     ``name`` is what code and the command line use, ``label`` what tables and figures show,
     ``color`` its colour in figures, ``family`` its kind ("HC", "power divergence", "cosine",
     "nearest neighbours", "Delta"), ``n_words`` its default vocabulary size. ``corpus`` is True
-    for the corpus discrepancies, whose ``pair(gamma, approximate)`` gives the batched two-table
-    function used by :func:`hclib.discrepancy_matrix` (``checked=False`` skips the table checks,
-    for callers that validated their inputs once up front).
+    for the corpus discrepancies, whose ``pair(gamma, approximate, pvalue=)`` gives the batched
+    two-table function used by :func:`hclib.discrepancy_matrix` (:mod:`hclib.measures`;
+    ``checked=False`` skips the table checks, for callers that validated their inputs once up
+    front). ``pvalue`` is the method's own P-value (:data:`hclib.pvalues.PVALUES`), used when
+    :meth:`score` is not given one.
     """
 
     name: str
@@ -88,6 +86,7 @@ class Method:
     n_words: int
     scorer: Callable[..., np.ndarray] = field(repr=False)
     pair: Callable[..., Measure] | None = field(default=None, repr=False)
+    pvalue: str = "distance"
 
     @property
     def corpus(self) -> bool:
@@ -109,7 +108,7 @@ class Method:
         progress: bool | None = False,
         n_jobs: int = 1,
         max_memory_mb: float = 256.0,
-        pvalue: str = "distance",
+        pvalue: str | None = None,
         min_count: int = 0,
     ) -> np.ndarray:
         """The (texts × candidates) discrepancy table; see the module docstring.
@@ -117,17 +116,19 @@ class Method:
         ``gamma`` (:math:`\\gamma_0`), ``approximate``, ``pvalue`` and ``min_count`` apply to
         the HC methods, ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and
         ``max_memory_mb`` to the methods computed by :func:`hclib.discrepancy_matrix`.
-        ``pvalue="probability"`` (``scipy.stats.binomtest``'s P-value) and ``min_count`` (words
-        with :math:`x_w + y_w <` ``min_count`` dropped from each pair) are the choices of the
-        paper's 2019 PAN code (:func:`hclib.hc_discrepancy`, :mod:`hclib.protocols`); with
-        them the table is computed pair by pair with :func:`hclib.hc_discrepancy`
-        (``n_jobs`` is not used).
+        ``pvalue`` names a P-value of :data:`hclib.pvalues.PVALUES` (``None``: the method's
+        own, ``"distance"`` for HC† and HC*): ``"probability"`` (``scipy.stats.binomtest``'s
+        P-value, the paper's 2019 code), ``"midp"``, ``"ztest"`` or ``"gtest"``; the table is
+        computed by :func:`hclib.discrepancy_matrix` (``n_jobs`` threads). ``min_count``
+        (words with :math:`x_w + y_w <` ``min_count`` dropped from each pair, the 2019 code's
+        choice, :mod:`hclib.protocols`) computes it pair by pair with
+        :func:`hclib.hc_discrepancy` (``n_jobs`` is not used).
         """
         unknown, known, labels, own_arr = _check_problem(unknown_counts, known_counts,
                                                          known_labels, own)
         if approximate and self.family != "HC":
             raise ValueError(f"approximate=True applies to the HC measures only, not {self.name!r}")
-        check_ranking(pvalue)
+        pvalue = check_ranking(self.pvalue if pvalue is None else pvalue)
         min_count = check_min_count(min_count)
         if (pvalue, min_count) != ("distance", 0):
             if self.family != "HC":
@@ -177,42 +178,6 @@ def _check_problem(unknown: ArrayLike, known: ArrayLike, labels: Sequence[Hashab
 # ------------------------------------------------------------------ corpus discrepancies
 
 
-def _hc_pair(variant: str) -> Callable[..., Measure]:
-    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-             ) -> Measure:
-        g = check_gamma(gamma)
-
-        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = np.broadcast_arrays(*(check_table_pair(x, y) if checked else (x, y)))
-            n_words = x.shape[-1]
-            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), g, variant,
-                            approximate=approximate, validate=checked)
-            return flat.reshape(x.shape[:-1])
-
-        return hc
-
-    return pair
-
-
-def _pd_pair(lam: float) -> Callable[..., Measure]:
-    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-             ) -> Measure:
-        if approximate:
-            raise ValueError("approximate=True applies to the HC measures only")
-        divergence = power_divergence if checked else _power_divergence
-        return lambda x, y: np.asarray(divergence(x, y, lam))
-
-    return pair
-
-
-def _cosine_pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-                 ) -> Measure:
-    if approximate:
-        raise ValueError("approximate=True applies to the HC measures only")
-    cosine = cosine_discrepancy if checked else _cosine_discrepancy
-    return lambda x, y: np.asarray(cosine(x, y))
-
-
 def _hc_by_pairs(docs: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
                  variant: str, gamma: float, pvalue: str, min_count: int,
                  max_memory_mb: float, progress: bool | None) -> np.ndarray:
@@ -240,17 +205,15 @@ def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
               gamma: float, approximate: bool, progress: bool | None, n_jobs: int,
               max_memory_mb: float, pvalue: str = "distance", min_count: int = 0,
               **_: Any) -> np.ndarray:
-        from .matrix import corpus_counts, discrepancy_matrix
-
         _, corpora, member = corpus_counts(known, labels)
         doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
-        if (pvalue, min_count) != ("distance", 0):
+        if min_count != 0:
             return _hc_by_pairs(unknown, corpora, doc_author, name.removeprefix("hc_"),
                                 check_gamma(gamma), pvalue, min_count, max_memory_mb,
                                 progress)
         return discrepancy_matrix(unknown, corpora, doc_author=doc_author, measure=name,
                                   gamma=gamma, approximate=approximate, progress=progress,
-                                  n_jobs=n_jobs, max_memory_mb=max_memory_mb)
+                                  n_jobs=n_jobs, max_memory_mb=max_memory_mb, pvalue=pvalue)
 
     return score
 
@@ -293,8 +256,6 @@ def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int
 def _knn_scorer(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
                 k: int, progress: bool | None, n_jobs: int, max_memory_mb: float,
                 **_: Any) -> np.ndarray:
-    from .matrix import discrepancy_matrix
-
     d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress, n_jobs=n_jobs,
                            max_memory_mb=max_memory_mb)
     rows = np.flatnonzero(own >= 0)
@@ -329,22 +290,22 @@ def _register(*args: Any, **kwargs: Any) -> None:
 
 _register("hc_dagger", "HC†", "#1f3d7a", "HC",
           "HC-discrepancy HC† of the binomial-allocation P-values (the paper's method)",
-          3000, _corpus_scorer("hc_dagger"), _hc_pair("dagger"))
+          3000, _corpus_scorer("hc_dagger"), CORPUS_MEASURES["hc_dagger"])
 _register("hc_star", "HC*", "#7fa7e0", "HC",
           "HC* (Higher Criticism without the 1/N cutoff) of the same P-values",
-          3000, _corpus_scorer("hc_star"), _hc_pair("star"))
+          3000, _corpus_scorer("hc_star"), CORPUS_MEASURES["hc_star"])
 _register("g2", "G² (λ = 0)", "#2e8b57", "power divergence",
           "log-likelihood ratio G², power divergence λ = 0, per degree of freedom",
-          3000, _corpus_scorer("g2"), _pd_pair(0.0))
+          3000, _corpus_scorer("g2"), CORPUS_MEASURES["g2"])
 _register("cressie_read", "Cressie–Read (λ = 2/3)", "#9acd32", "power divergence",
           "Cressie–Read power divergence λ = 2/3, per degree of freedom",
-          3000, _corpus_scorer("cressie_read"), _pd_pair(2.0 / 3.0))
+          3000, _corpus_scorer("cressie_read"), CORPUS_MEASURES["cressie_read"])
 _register("chi2", "Pearson χ² (λ = 1)", "#c0392b", "power divergence",
           "Pearson's χ², power divergence λ = 1, per degree of freedom",
-          3000, _corpus_scorer("chi2"), _pd_pair(1.0))
+          3000, _corpus_scorer("chi2"), CORPUS_MEASURES["chi2"])
 _register("cosine", "cosine (raw counts)", "#7a7a7a", "cosine",
           "1 − cosine of the raw count vectors of text and corpus (not Cosine Delta)",
-          3000, _corpus_scorer("cosine"), _cosine_pair)
+          3000, _corpus_scorer("cosine"), CORPUS_MEASURES["cosine"])
 _register("knn_cosine", "5-NN cosine", "#6a3d9a", "nearest neighbours",
           "majority author among the k = 5 known texts nearest in raw-count cosine",
           3000, _knn_scorer)
