@@ -70,7 +70,8 @@ from ..statistics import STATISTICS, combine_all
 from ..text import count_matrix, most_frequent
 from .pan import accuracy, char_ngram_baseline, macro_f1
 
-__all__ = ["SEED", "LENGTHS", "FEATURES", "RESULTS", "score_cell", "choose", "run_study"]
+__all__ = ["SEED", "LENGTHS", "FEATURES", "RESULTS", "score_cell", "choose", "run_study",
+           "null_pvalues", "federalist_cell", "pan_cell", "gutenberg_cells", "load_results"]
 
 SEED = 0
 GAMMA = 0.25
@@ -175,7 +176,8 @@ def pan_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFr
     return _pooled(rows + svm)
 
 
-def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFrame:
+def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES, svm: bool = True
+                    ) -> pd.DataFrame:
     from ..corpora.federalist import federalist_study_papers
 
     papers = federalist_study_papers()
@@ -185,6 +187,8 @@ def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd
     for feature in features:
         u, k = _items_tables(papers.text, papers.text, feature, cache)
         rows += score_cell("federalist", feature, u, k, papers.author, papers.author, own=own)
+    if not svm:
+        return _pooled(rows)
     answers = []
     for i in range(len(papers)):
         rest = papers.drop(index=i)
@@ -221,6 +225,21 @@ def gutenberg_cells(lengths: Sequence[int] = LENGTHS, fold: int = 0, n_jobs: int
     return _pooled(rows)
 
 
+def null_pvalues(length: int, pvalue: str, *, n_words: int = N_ITEMS,
+                 corpus_words: int = 200_000, reps: int = 20, seed: int = SEED) -> np.ndarray:
+    """P-values of every word of ``reps`` texts of ``length`` words against one corpus of
+    ``corpus_words`` words, all drawn from the same Zipf law (:math:`p_w \\propto
+    w^{-1.07}` over ``n_words`` words): the P-values under the null hypothesis."""
+    rng = np.random.default_rng([seed, length])
+    probs = 1.0 / np.arange(1, n_words + 1) ** 1.07
+    probs /= probs.sum()
+    corpus = rng.multinomial(corpus_words, probs)
+    texts = rng.multinomial(length, probs, size=reps)
+    x, y = np.broadcast_arrays(texts, corpus[None])
+    return pvalues_given_totals(x, y, x.sum(-1, keepdims=True), y.sum(-1, keepdims=True),
+                                pvalue).ravel()
+
+
 def choose(results: pd.DataFrame) -> tuple[tuple[str, str], pd.DataFrame]:
     """The selection rule of the module docstring: ``((pvalue, statistic), ranking table)``."""
     hc = results[(results.feature == "words") & (results.pvalue != "")
@@ -234,6 +253,11 @@ def choose(results: pd.DataFrame) -> tuple[tuple[str, str], pd.DataFrame]:
                               ascending=[True, False, False]).reset_index(drop=True)
     best = table.iloc[0]
     return (best.pvalue, best.statistic), table
+
+
+def load_results(path: str | Path = RESULTS) -> pd.DataFrame:
+    """The stored rows of the study (``pvalue`` is "" for the baselines)."""
+    return pd.read_csv(path, keep_default_na=False, dtype={"pvalue": str})
 
 
 def run_study(n_jobs: int = 1) -> pd.DataFrame:
