@@ -208,6 +208,8 @@ def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
         _, corpora, member = corpus_counts(known, labels)
         doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
         if min_count != 0:
+            if name not in ("hc_dagger", "hc_star"):
+                raise ValueError(f"min_count applies to HC† and HC* only, not {name!r}")
             return _hc_by_pairs(unknown, corpora, doc_author, name.removeprefix("hc_"),
                                 check_gamma(gamma), pvalue, min_count, max_memory_mb,
                                 progress)
