@@ -123,4 +123,5 @@ CORPUS_MEASURES: dict[str, Pair] = {
     "cressie_read": _pd_pair(2.0 / 3.0, "cressie_read"),
     "chi2": _pd_pair(1.0, "chi2"),
     "cosine": _cosine_pair,
+    "fisher": statistic_pair("fisher", "distance"),
 }

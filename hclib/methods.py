@@ -36,7 +36,11 @@ The methods (:data:`METHODS`):
   :func:`hclib.studies.benchmark.knn_vote`), and authors without votes are ordered by their nearest
   text;
 * ``burrows_delta`` and ``cosine_delta``: Burrows' Delta and Cosine Delta of
-  :func:`hclib.stylometry.delta_scores` (z-scores over the known texts).
+  :func:`hclib.stylometry.delta_scores` (z-scores over the known texts);
+* ``fisher``: Fisher's combination :math:`-2\sum_w \log\pi_w` of the exact allocation
+  P-values of every word (:mod:`hclib.statistics`), the configuration that the short-texts
+  study (:mod:`hclib.studies.short_texts`) recommends; not among the paper's methods, so
+  the benchmark's default comparison leaves it out (``benchmark=False``).
 
 Each method also names its default vocabulary size: the most frequent items of the known texts
 that :func:`hclib.attribute` counts when ``vocabulary`` is not given (3,000 for the count-based
@@ -75,7 +79,9 @@ class Method:
     two-table function used by :func:`hclib.discrepancy_matrix` (:mod:`hclib.measures`;
     ``checked=False`` skips the table checks, for callers that validated their inputs once up
     front). ``pvalue`` is the method's own P-value (:data:`hclib.pvalues.PVALUES`), used when
-    :meth:`score` is not given one.
+    :meth:`score` is not given one. ``benchmark`` is False for a method that the paper's
+    comparisons (:func:`hclib.studies.benchmark.run_benchmark` with its default methods) leave
+    out.
     """
 
     name: str
@@ -87,6 +93,7 @@ class Method:
     scorer: Callable[..., np.ndarray] = field(repr=False)
     pair: Callable[..., Measure] | None = field(default=None, repr=False)
     pvalue: str = "distance"
+    benchmark: bool = True
 
     @property
     def corpus(self) -> bool:
@@ -131,7 +138,7 @@ class Method:
         pvalue = check_ranking(self.pvalue if pvalue is None else pvalue)
         min_count = check_min_count(min_count)
         if (pvalue, min_count) != ("distance", 0):
-            if self.family != "HC":
+            if self.family not in ("HC", "P-values"):
                 raise ValueError(f"pvalue and min_count apply to the HC measures only, not "
                                  f"{self.name!r}")
             if approximate:
@@ -317,14 +324,19 @@ _register("burrows_delta", "Burrows' Delta", "#e67e22", "Delta",
 _register("cosine_delta", "Cosine Delta", "#8b4513", "Delta",
           "1 − cosine of z-scored relative frequencies (Smith & Aldridge 2011)",
           300, _delta_scorer("cosine"))
+_register("fisher", "Fisher (allocation P-values)", "#b8860b", "P-values",
+          "Fisher's −2 Σ log π of the exact allocation P-values of every word (short texts)",
+          3000, _corpus_scorer("fisher"), CORPUS_MEASURES["fisher"], benchmark=False)
 
 #: Every attribution method by name, in the order of the paper's table (read-only).
 METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)
 
 #: The HC configuration the project recommends, as ``(method name, feature spec)``: the pair
-#: that :func:`hclib.attribute` and ``method="auto"`` use for HC (today the paper's HC† on
-#: words).
-RECOMMENDED_HC: tuple[str, str] = ("hc_dagger", "words")
+#: that :func:`hclib.attribute` and ``method="auto"`` use for HC. Chosen by the rule of
+#: :mod:`hclib.studies.short_texts` (best mean accuracy rank over PAN 2018, the Federalist
+#: papers, Gutenberg works and five piece lengths): Fisher's combination of the paper's exact
+#: allocation P-values on words.
+RECOMMENDED_HC: tuple[str, str] = ("fisher", "words")
 
 
 def get(name: str | Method) -> Method:

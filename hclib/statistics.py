@@ -101,9 +101,10 @@ def berk_jones(smallest: np.ndarray, n_words: int) -> StatisticResult:
         log_cdf = np.log(cdf)
     tiny = cdf < P_FLOOR
     if tiny.any():
-        first_term = (special.gammaln(n_words + 1.0) - special.gammaln(i + 1.0)
-                      - special.gammaln(n_words - i + 1.0) + i * np.log(p)
-                      + (n_words - i) * np.log1p(-p))
+        with np.errstate(divide="ignore"):
+            first_term = (special.gammaln(n_words + 1.0) - special.gammaln(i + 1.0)
+                          - special.gammaln(n_words - i + 1.0) + i * np.log(p)
+                          + (n_words - i) * np.log1p(-p))
         log_cdf = np.where(tiny, first_term, log_cdf)
     return _argmax_result(-log_cdf, smallest)
 

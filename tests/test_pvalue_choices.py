@@ -236,3 +236,31 @@ def test_combine_all_equals_one_by_one_and_hc_matches_hc_module():
 
 def test_registry_names():
     assert set(PVALUES) == {"distance", "probability", "midp", "ztest", "gtest"}
+
+
+def test_recommended_method_is_fisher_of_the_exact_pvalues():
+    from hclib.methods import METHODS, RECOMMENDED_HC
+
+    name, features = RECOMMENDED_HC
+    assert name in METHODS and features == "words"
+    rng = np.random.default_rng(7)
+    known = rng.poisson(2.0, (6, 300))
+    unknown = rng.poisson(0.5, (4, 300))
+    labels = ["a", "a", "b", "b", "c", "c"]
+    corpora = np.stack([known[:2].sum(0), known[2:4].sum(0), known[4:].sum(0)])
+    pv = allocation_pvalues(unknown[:, None, :], corpora[None])
+    want = -2 * np.log(np.maximum(pv, 1e-300)).sum(-1)
+    got = METHODS["fisher"].score(unknown, known, labels)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    for n_jobs in (1, 2):
+        np.testing.assert_allclose(discrepancy_matrix(unknown, corpora, measure="fisher",
+                                                      n_jobs=n_jobs), want, rtol=1e-12)
+    # its own P-value can be swapped like HC's
+    mid = METHODS["fisher"].score(unknown, known, labels, pvalue="midp")
+    pv_mid = allocation_pvalues_by(unknown[:, None, :], corpora[None], "midp")
+    np.testing.assert_allclose(mid, -2 * np.log(pv_mid).sum(-1), rtol=1e-12)
+    # leave-one-out through own=
+    loo = METHODS["fisher"].score(known, known, labels, own=np.arange(6))
+    assert np.isfinite(loo).all()
+    with pytest.raises(ValueError, match="min_count"):
+        METHODS["fisher"].score(unknown, known, labels, min_count=2)

@@ -72,7 +72,7 @@ def method_label(method: str, k_neighbours: int = 5) -> str:
 
 def _check_methods(methods: Iterable[str] | None) -> list[str]:
     if methods is None:
-        return list(METHODS)
+        return [name for name, m in METHODS.items() if m.benchmark]
     chosen = list(dict.fromkeys(methods))
     for m in chosen:
         get(m)  # ValueError for an unknown name
@@ -321,7 +321,8 @@ def run_benchmark(
     vocab_sizes
         The vocabulary sizes ``N``; each must be at most the number of columns.
     methods
-        Names from :data:`hclib.methods.METHODS`; default all of them.
+        Names from :data:`hclib.methods.METHODS`; default all of the paper's comparison
+        (those with ``benchmark=True``).
     n_folds, seed, folds, groups
         Cross-validation: :func:`stratified_folds` with this seed (``groups`` may be a sequence
         or, for a collection, ``"work_group"`` to keep volumes of one work together), unless
