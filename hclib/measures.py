@@ -8,9 +8,12 @@ and :mod:`hclib.methods` gives them labels and colours. This module sits below b
 imports flow one way (``methods`` → ``matrix`` → ``measures``).
 
 * HC† and HC* (``hc_dagger``, ``hc_star``): the exact engine :func:`hclib.engine.hc_pairs`,
-  with any P-value of :data:`hclib.pvalues.PVALUES` (``pvalue=``);
+  with any P-value of :data:`hclib.pvalues.PVALUES` (``pvalue=``); ``hc_midp``,
+  ``hc_ztest`` and ``hc_gtest`` are HC† with the mid-P, z-test and G-test P-values by
+  default;
 * P-value statistics beside HC (:mod:`hclib.statistics`: ``hc_beta``, ``berk_jones``,
-  ``fisher``) of any P-value: :func:`statistic_pair`;
+  ``fisher``) of any P-value: :func:`statistic_pair`; ``fisher`` (of the exact P-values) is
+  the recommended configuration of :mod:`hclib.studies.short_texts`;
 * the power divergences ``g2``, ``cressie_read``, ``chi2`` and the raw-count ``cosine``
   (:mod:`hclib.discrepancy`).
 
@@ -124,4 +127,7 @@ CORPUS_MEASURES: dict[str, Pair] = {
     "chi2": _pd_pair(1.0, "chi2"),
     "cosine": _cosine_pair,
     "fisher": statistic_pair("fisher", "distance"),
+    "hc_midp": _hc_pair("dagger", "midp"),
+    "hc_ztest": _hc_pair("dagger", "ztest"),
+    "hc_gtest": _hc_pair("dagger", "gtest"),
 }

@@ -39,8 +39,10 @@ The methods (:data:`METHODS`):
   :func:`hclib.stylometry.delta_scores` (z-scores over the known texts);
 * ``fisher``: Fisher's combination :math:`-2\sum_w \log\pi_w` of the exact allocation
   P-values of every word (:mod:`hclib.statistics`), the configuration that the short-texts
-  study (:mod:`hclib.studies.short_texts`) recommends; not among the paper's methods, so
-  the benchmark's default comparison leaves it out (``benchmark=False``).
+  study (:mod:`hclib.studies.short_texts`) recommends; and ``hc_midp``, ``hc_ztest``,
+  ``hc_gtest``: HC† of the mid-P, z-test and G-test P-values (:mod:`hclib.pvalues`). Not
+  among the paper's methods, so the benchmark's default comparison leaves them out
+  (``benchmark=False``).
 
 Each method also names its default vocabulary size: the most frequent items of the known texts
 that :func:`hclib.attribute` counts when ``vocabulary`` is not given (3,000 for the count-based
@@ -207,7 +209,9 @@ def _hc_by_pairs(docs: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
     return out
 
 
-def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
+def _corpus_scorer(name: str, variant: str | None = None) -> Callable[..., np.ndarray]:
+    """The scorer of a corpus measure; ``variant`` ("dagger"/"star") for the HC measures,
+    which alone accept ``min_count``."""
     def score(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
               gamma: float, approximate: bool, progress: bool | None, n_jobs: int,
               max_memory_mb: float, pvalue: str = "distance", min_count: int = 0,
@@ -215,9 +219,9 @@ def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
         _, corpora, member = corpus_counts(known, labels)
         doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
         if min_count != 0:
-            if name not in ("hc_dagger", "hc_star"):
+            if variant is None:
                 raise ValueError(f"min_count applies to HC† and HC* only, not {name!r}")
-            return _hc_by_pairs(unknown, corpora, doc_author, name.removeprefix("hc_"),
+            return _hc_by_pairs(unknown, corpora, doc_author, variant,
                                 check_gamma(gamma), pvalue, min_count, max_memory_mb,
                                 progress)
         return discrepancy_matrix(unknown, corpora, doc_author=doc_author, measure=name,
@@ -299,10 +303,10 @@ def _register(*args: Any, **kwargs: Any) -> None:
 
 _register("hc_dagger", "HC†", "#1f3d7a", "HC",
           "HC-discrepancy HC† of the binomial-allocation P-values (the paper's method)",
-          3000, _corpus_scorer("hc_dagger"), CORPUS_MEASURES["hc_dagger"])
+          3000, _corpus_scorer("hc_dagger", "dagger"), CORPUS_MEASURES["hc_dagger"])
 _register("hc_star", "HC*", "#7fa7e0", "HC",
           "HC* (Higher Criticism without the 1/N cutoff) of the same P-values",
-          3000, _corpus_scorer("hc_star"), CORPUS_MEASURES["hc_star"])
+          3000, _corpus_scorer("hc_star", "star"), CORPUS_MEASURES["hc_star"])
 _register("g2", "G² (λ = 0)", "#2e8b57", "power divergence",
           "log-likelihood ratio G², power divergence λ = 0, per degree of freedom",
           3000, _corpus_scorer("g2"), CORPUS_MEASURES["g2"])
@@ -327,6 +331,13 @@ _register("cosine_delta", "Cosine Delta", "#8b4513", "Delta",
 _register("fisher", "Fisher (allocation P-values)", "#b8860b", "P-values",
           "Fisher's −2 Σ log π of the exact allocation P-values of every word (short texts)",
           3000, _corpus_scorer("fisher"), CORPUS_MEASURES["fisher"], benchmark=False)
+for _pv, _label, _color, _what in (
+        ("midp", "HC† (mid-P)", "#4682b4", "the mid-P value of the allocation test"),
+        ("ztest", "HC† (z-test)", "#20b2aa", "the two-proportion z-test P-value"),
+        ("gtest", "HC† (G-test)", "#9370db", "the likelihood-ratio G-test P-value")):
+    _register(f"hc_{_pv}", _label, _color, "HC", f"HC† of {_what} of every word (short texts)",
+              3000, _corpus_scorer(f"hc_{_pv}", "dagger"), CORPUS_MEASURES[f"hc_{_pv}"],
+              pvalue=_pv, benchmark=False)
 
 #: Every attribution method by name, in the order of the paper's table (read-only).
 METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)

@@ -56,7 +56,7 @@ from ._checks import check_gamma, check_pvalues
 from .hc import _check_range, hc_from_sorted, smallest_sorted
 
 __all__ = ["STATISTICS", "StatisticResult", "combine", "combine_all", "hc_beta", "berk_jones",
-           "fisher"]
+           "fisher", "P_FLOOR"]
 
 #: P-values are floored here inside logarithms (Berk–Jones and Fisher).
 P_FLOOR = 1e-300

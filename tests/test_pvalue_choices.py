@@ -113,9 +113,10 @@ def test_named_functions_are_the_registry():
 
 @pytest.mark.parametrize("name", NEW)
 def test_counts_near_the_total_bound(name):
-    big = 900_000_000
-    x = np.array([big, 10, 123_456_789, 0])
-    y = np.array([big - 40_000, 12, 123_400_000, 1])
+    big = 1_800_000_000                      # table totals just under the 2e9 bound
+    x = np.array([big, 10, 123_456_789, 0, 7])
+    y = np.array([big - 40_000, 12, 123_400_000, 1, 0])
+    assert x.sum() < 2_000_000_000 and y.sum() < 2_000_000_000
     got = allocation_pvalues_by(x, y, name)
     if name == "midp":  # n is too large to enumerate: the exact P-value less half the ties
         exact = allocation_pvalues(x, y)
@@ -264,3 +265,20 @@ def test_recommended_method_is_fisher_of_the_exact_pvalues():
     assert np.isfinite(loo).all()
     with pytest.raises(ValueError, match="min_count"):
         METHODS["fisher"].score(unknown, known, labels, min_count=2)
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_registered_hc_methods_use_their_pvalue(name):
+    rng = np.random.default_rng(8)
+    known = rng.poisson(2.0, (4, 200))
+    unknown = rng.poisson(0.5, (3, 200))
+    labels = ["a", "a", "b", "b"]
+    method = get(f"hc_{name}")
+    assert method.pvalue == name and not method.benchmark
+    np.testing.assert_array_equal(method.score(unknown, known, labels),
+                                  get("hc_dagger").score(unknown, known, labels, pvalue=name))
+    # min_count goes through hc_discrepancy with the method's P-value
+    with_min = method.score(unknown, known, labels, min_count=2)
+    corpora = np.stack([known[:2].sum(0), known[2:].sum(0)])
+    want = hc_discrepancy(unknown[:, None, :], corpora[None], pvalue=name, min_count=2).hc
+    np.testing.assert_array_equal(with_min, want)

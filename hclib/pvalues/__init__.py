@@ -30,21 +30,10 @@ from .exact import (_binom_pmf, _boost_cdf, _boost_pmf, _boost_sf,  # noqa: F401
                     binom_cdf, binom_sf, binomial_probability_pvalues,
                     binomial_two_sided_pvalues, expected_counts, tail_boundaries)
 
-__all__ = [
-    "allocation_pvalues",
-    "allocation_null",
-    "expected_counts",
-    "binomial_two_sided_pvalues",
-    "binomial_probability_pvalues",
-    "allocation_probability_pvalues",
-    "allocation_midp_pvalues",
-    "two_proportion_pvalues",
-    "likelihood_ratio_pvalues",
-    "PVALUES",
-    "PVALUE_RANKINGS",
-    "check_ranking",
-    "allocation_pvalues_by",
-]
+from . import alternatives, exact  # noqa: E402  (their __all__ lists)
+
+__all__ = [*exact.__all__, *alternatives.__all__, "PVALUES", "PVALUE_RANKINGS",
+           "check_ranking", "allocation_pvalues_by", "pvalues_given_totals"]
 
 GivenTotals = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 

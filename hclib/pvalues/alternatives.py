@@ -15,7 +15,7 @@ two counts :math:`x = N(w|D_1)`, :math:`y = N(w|D_2)` and table totals :math:`T_
 
 i.e. the exact P-value less half the probability of the outcomes tied with :math:`x` (:math:`x`
 itself and, where it is an integer, the mirror point :math:`2np - x`); the tail boundaries are
-the exact integer ones of :func:`hclib.pvalues.exact.tail_boundaries`.
+the exact integer ones of ``tail_boundaries`` of :mod:`hclib.pvalues.exact`.
 
 ``"ztest"``: the two-sided two-proportion z-test of the :math:`2 \times 2` table (word, rest)
 × (table 1, table 2) with pooled variance,
@@ -42,7 +42,7 @@ same table (:math:`z^2` is Pearson's :math:`\chi^2`).
 Every function here is a P-value of 1 where there is no evidence: a word absent from both
 tables (:math:`n = 0`), or a vocabulary in which both tables use only this word
 (:math:`T = n`). The numerator :math:`x T_2 - y T_1` is exact in int64 for totals up to the
-:data:`hclib._checks.MAX_TABLE_TOTAL` bound.
+``MAX_TABLE_TOTAL`` bound of the input checks.
 """
 
 from __future__ import annotations
