@@ -100,7 +100,7 @@ def _kl_term(r: np.ndarray) -> np.ndarray:
 
 def gtest_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray
                        ) -> np.ndarray:
-    """:func:`likelihood_ratio_pvalues` of valid count arrays, given the table totals.
+    r""":func:`likelihood_ratio_pvalues` of valid count arrays, given the table totals.
 
     :math:`G^2 = 2\sum E\,[(1 + r)\log(1 + r) - r]` with :math:`r = (O - E)/E` (the terms
     :math:`O - E` sum to 0), every term non-negative, and :math:`O - E = \pm(x T_2 - y
