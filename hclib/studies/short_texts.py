@@ -162,17 +162,18 @@ def pan_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFr
     from .pan import problem_parts
 
     rows, svm = [], []
-    for collection in ("train", "test"):
-        table = load_pan18(collection)
-        for problem in table.problem.unique():
-            known, unknown = problem_parts(table, problem)
-            for feature in features:
-                u, k = _items_tables(known.text, unknown.text, feature, cache)
-                rows += score_cell("pan18", feature, u, k, known.author, unknown.author)
-            answers = char_ngram_baseline(list(known.text), list(known.author),
-                                          list(unknown.text), seed=SEED)
-            svm.append(dict(cell="pan18", feature="chars:3", pvalue="", statistic="char_svm",
-                            answers=answers, truth=list(unknown.author)))
+    tables = {c: load_pan18(c) for c in ("train", "test")}
+    jobs = [(c, p) for c, t in tables.items() for p in t.problem.unique()]
+    for collection, problem in tqdm(jobs, desc="PAN 2018 problems", unit="problem"):
+        table = tables[collection]
+        known, unknown = problem_parts(table, problem)
+        for feature in features:
+            u, k = _items_tables(known.text, unknown.text, feature, cache)
+            rows += score_cell("pan18", feature, u, k, known.author, unknown.author)
+        answers = char_ngram_baseline(list(known.text), list(known.author),
+                                      list(unknown.text), seed=SEED)
+        svm.append(dict(cell="pan18", feature="chars:3", pvalue="", statistic="char_svm",
+                        answers=answers, truth=list(unknown.author)))
     return _pooled(rows + svm)
 
 
@@ -184,7 +185,8 @@ def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES, svm: 
     papers = papers[papers.author.isin(["Hamilton", "Madison"])].reset_index(drop=True)
     own = np.arange(len(papers))
     rows = []
-    for feature in features:
+    for feature in tqdm(features, desc="Federalist feature sets", unit="set",
+                        disable=len(features) < 2):
         u, k = _items_tables(papers.text, papers.text, feature, cache)
         rows += score_cell("federalist", feature, u, k, papers.author, papers.author, own=own)
     if not svm:
