@@ -237,9 +237,9 @@ def discrepancy_matrix(
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     if device != "cpu":
-        if pvalue not in (None, "distance"):
-            raise ValueError(f"device={device!r} computes the exact 'distance' P-value only, "
-                             f"not pvalue={pvalue!r}")
+        if pvalue not in (None, "distance") or measure not in ("hc_dagger", "hc_star"):
+            raise ValueError(f"device={device!r} computes HC† and HC* of the exact 'distance' "
+                             f"P-value only, not measure={measure!r} with pvalue={pvalue!r}")
         return _on_device(docs, authors, member, measure, gamma, approximate, device, progress)
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     hc = measure.startswith("hc_")

@@ -282,3 +282,11 @@ def test_registered_hc_methods_use_their_pvalue(name):
     corpora = np.stack([known[:2].sum(0), known[2:].sum(0)])
     want = hc_discrepancy(unknown[:, None, :], corpora[None], pvalue=name, min_count=2).hc
     np.testing.assert_array_equal(with_min, want)
+
+
+@pytest.mark.parametrize("kwargs", [{"pvalue": "midp"}, {"measure": "hc_ztest"},
+                                    {"measure": "fisher"}])
+def test_the_gpu_path_refuses_other_pvalues_before_looking_for_a_gpu(kwargs):
+    docs, authors = np.ones((2, 20), int), np.ones((2, 20), int)
+    with pytest.raises(ValueError, match="exact 'distance' P-value only"):
+        discrepancy_matrix(docs, authors, device="gpu", **kwargs)
