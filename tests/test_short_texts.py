@@ -61,3 +61,11 @@ def test_stored_results_cover_every_configuration():
     short = results[results.cell.isin(["pan18", "federalist"]) & results.pvalue.ne("")]
     assert set(short.feature) == set(st.FEATURES)
     assert results.accuracy.between(0, 1).all() and results.macro_f1.between(0, 1).all()
+
+
+def test_fold_check_has_the_gutenberg_cells_of_two_more_folds():
+    folds = st.load_results(st.FOLD_CHECK)
+    assert set(folds.fold) == {1, 2}
+    assert set(folds.cell) == {"gutenberg"} | {f"gutenberg-{n}" for n in st.LENGTHS}
+    hc = folds[folds.pvalue.ne("")]
+    assert (hc.groupby(["fold", "cell"]).size() == len(PVALUES) * len(STATISTICS)).all()
