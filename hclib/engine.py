@@ -367,7 +367,7 @@ def hc_pairs(
     ``pvalue`` names another P-value of :data:`hclib.pvalues.PVALUES` (``"midp"``,
     ``"ztest"``, ...): the screen and the brackets bound the exact ``"distance"`` P-value only,
     so those are computed for every word, block by block, each distinct (pair, x, y) once
-    (:func:`hclib.pvalues.pvalues_given_totals`), and scanned; never combined with
+    (``hclib.pvalues.pvalues_given_totals``), and scanned; never combined with
     ``approximate``. (The mid-P value is at least half the exact one, so the screen could run
     on bounds :math:`L_w/2`; measured on 3,000 words it was slower than this path, 3.6 against
     2.1 ms per pair on whole documents and 4.4 against 0.6 on 500-word texts, because the

@@ -71,7 +71,7 @@ def _hc_pair(variant: str, default_pvalue: str = "distance") -> Pair:
 
 def statistic_pair(statistic: str, default_pvalue: str = "distance") -> Pair:
     """The measure of a :mod:`hclib.statistics` statistic of the ``pvalue`` P-values: every
-    P-value computed (:func:`hclib.pvalues.pvalues_given_totals`, each distinct count pair
+    P-value computed (``hclib.pvalues.pvalues_given_totals``, each distinct count pair
     once) in blocks of ``FULL_BLOCK_CELLS`` cells, then the statistic."""
     if statistic not in STATISTICS:
         raise ValueError(f"unknown statistic {statistic!r}; choose one of {list(STATISTICS)}")

@@ -55,8 +55,9 @@ from scipy import special
 from ._checks import check_gamma, check_pvalues
 from .hc import _check_range, hc_from_sorted, smallest_sorted
 
-__all__ = ["STATISTICS", "StatisticResult", "combine", "combine_all", "hc_beta", "berk_jones",
-           "fisher", "P_FLOOR"]
+# hc_beta, berk_jones and fisher are the building blocks of combine: they assume validated,
+# sorted P-values, so they are not listed here.
+__all__ = ["STATISTICS", "StatisticResult", "combine", "combine_all", "P_FLOOR"]
 
 #: P-values are floored here inside logarithms (Berk–Jones and Fisher).
 P_FLOOR = 1e-300
@@ -129,7 +130,7 @@ STATISTICS: dict[str, Callable[[np.ndarray, int], StatisticResult] | None] = {
     "hc_star": _hc("star"),
     "hc_beta": hc_beta,
     "berk_jones": berk_jones,
-    "fisher": None,     # uses every P-value: :func:`fisher`
+    "fisher": None,     # uses every P-value: ``fisher``
 }
 
 

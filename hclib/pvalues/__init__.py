@@ -33,7 +33,7 @@ from .exact import (_binom_pmf, _boost_cdf, _boost_pmf, _boost_sf,  # noqa: F401
 from . import alternatives, exact  # noqa: E402  (their __all__ lists)
 
 __all__ = [*exact.__all__, *alternatives.__all__, "PVALUES", "PVALUE_RANKINGS",
-           "check_ranking", "allocation_pvalues_by", "pvalues_given_totals"]
+           "check_ranking", "allocation_pvalues_by"]
 
 GivenTotals = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
@@ -90,7 +90,7 @@ def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance")
     :func:`allocation_midp_pvalues`, ``"ztest"`` :func:`two_proportion_pvalues` and ``"gtest"``
     :func:`likelihood_ratio_pvalues`; validated and broadcast as :func:`allocation_pvalues`.
     Each distinct (pair of tables, :math:`x`, :math:`y`) is computed once
-    (:func:`pvalues_given_totals`)."""
+    (``pvalues_given_totals``, internal: it assumes validated counts)."""
     check_ranking(ranking)
     x, y = check_table_pair(x, y)
     x, y = np.broadcast_arrays(x, y)

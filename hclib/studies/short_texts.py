@@ -107,7 +107,7 @@ def hc_answers(unknown: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
     """For every statistic, the index of the chosen corpus for each unknown text.
 
     ``doc_author[i] >= 0`` leaves text ``i`` out of that corpus (leave-one-out). The P-values
-    of each chunk of texts are computed once (:func:`hclib.pvalues.pvalues_given_totals`) and
+    of each chunk of texts are computed once (``hclib.pvalues.pvalues_given_totals``) and
     every statistic of :data:`hclib.statistics.STATISTICS` is applied to them."""
     from ..matrix import compared_corpora
 
