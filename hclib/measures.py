@@ -33,7 +33,7 @@ from .engine import FULL_BLOCK_CELLS, hc_pairs
 from .pvalues import check_ranking, pvalues_given_totals
 from .statistics import STATISTICS, combine_all
 
-__all__ = ["CORPUS_MEASURES", "Measure", "statistic_pair"]
+__all__ = ["CORPUS_MEASURES", "statistic_pair"]
 
 #: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
 Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -124,7 +124,8 @@ def _hc(variant: str) -> Callable[[np.ndarray, int], StatisticResult]:
     return statistic
 
 
-#: The rank statistics by name: ``f(k smallest P-values sorted, N)``; and ``"fisher"``.
+#: The statistics, by name, as functions ``f(k smallest P-values sorted, N)`` (``None`` for
+#: ``"fisher"``, which uses every P-value).
 STATISTICS: dict[str, Callable[[np.ndarray, int], StatisticResult] | None] = {
     "hc_dagger": _hc("dagger"),
     "hc_star": _hc("star"),

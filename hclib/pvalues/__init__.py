@@ -37,8 +37,8 @@ __all__ = [*exact.__all__, *alternatives.__all__, "PVALUES", "PVALUE_RANKINGS",
 
 GivenTotals = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
-#: Every per-word P-value by name: ``f(x, y, T1, T2)`` of valid, broadcast int64 counts.
-#: ``"distance"`` is the paper's formula and hclib's default.
+#: Every per-word P-value, by name, as a function ``f(x, y, T1, T2)`` of valid, broadcast
+#: int64 counts; ``"distance"`` is the paper's formula and hclib's default.
 PVALUES: dict[str, GivenTotals] = {
     "distance": allocation_given_totals,
     "probability": _probability_given_totals,

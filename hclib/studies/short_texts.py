@@ -34,8 +34,8 @@ Subsampling, said plainly: one fold of ten for Gutenberg and one piece per test 
 Gutenberg (a character SVM over the full training works is beyond this study's budget of
 well under an hour on one core).
 
-Metrics: accuracy and macro-F1 (:func:`hclib.studies.pan.accuracy`, :func:`~hclib.studies.
-pan.macro_f1`) over the texts of a cell.
+Metrics: accuracy and macro-F1 (:func:`hclib.studies.pan.accuracy`,
+:func:`hclib.studies.pan.macro_f1`) over the texts of a cell.
 
 Selection rule (written and committed before the comparison was run):
 
