@@ -513,6 +513,47 @@ def report(results: Sequence[SizeResult], cfg: Config) -> str:
     return "\n".join(lines)
 
 
+def choice_timings(n_words: int, cfg: Config, short_words: int = 500) -> pd.DataFrame:
+    """ms per (document, author) pair of every P-value of :data:`hclib.pvalues.PVALUES` with
+    HC† (:func:`hclib.discrepancy_matrix`, ``pvalue=``) and of every statistic of
+    :mod:`hclib.statistics` of the exact P-values of every word
+    (:func:`hclib.measures.statistic_pair`; ``"fisher"`` is the recommended method), beside
+    the screened exact HC† path, on whole synthetic documents and on the same authors' corpora against
+    documents of ``short_words`` words (one run each, same process)."""
+    from hclib.measures import statistic_pair
+    from hclib.pvalues import PVALUES
+    from hclib.statistics import STATISTICS
+
+    counts, labels = synthetic_corpus(n_words, cfg)
+    _, authors, member = hclib.corpus_counts(counts, labels)
+    rng = np.random.default_rng(cfg.seed)
+    probs = authors / authors.sum(axis=1, keepdims=True)
+    short = np.stack([rng.multinomial(short_words, probs[i % len(probs)])
+                      for i in range(4 * len(probs))])
+    rows = []
+    for kind, docs in (("whole documents", counts), (f"{short_words}-word texts", short)):
+        pairs = docs.shape[0] * authors.shape[0]
+        for pvalue in PVALUES:
+            hclib.discrepancy_matrix(docs[:2], authors, pvalue=pvalue, progress=False)  # warm
+            t0 = time.perf_counter()
+            hclib.discrepancy_matrix(docs, authors, pvalue=pvalue, progress=False)
+            rows.append(dict(documents=kind, pvalue=pvalue, statistic="hc_dagger",
+                             ms_per_pair=1e3 * (time.perf_counter() - t0) / pairs))
+        for stat in STATISTICS:
+            if stat in ("hc_dagger", "hc_star"):
+                continue
+            f = statistic_pair(stat, "distance")()
+            t0 = time.perf_counter()
+            f(docs[:, None, :], authors[None])
+            rows.append(dict(documents=kind, pvalue="distance", statistic=stat,
+                             ms_per_pair=1e3 * (time.perf_counter() - t0) / pairs))
+    table = pd.DataFrame(rows)
+    exact = table[table.pvalue.eq("distance") & table.statistic.eq("hc_dagger")
+                  ].set_index("documents").ms_per_pair
+    table["vs_exact"] = table.ms_per_pair / table.documents.map(exact)
+    return table
+
+
 def run(cfg: Config) -> list[SizeResult]:
     """Benchmark every vocabulary size of ``cfg``."""
     return [run_size(n_words, cfg) for n_words in cfg.sizes]
@@ -527,6 +568,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="time the baseline on this many pairs only (default: all)")
     parser.add_argument("--repeats", type=int, help="timing: best of this many runs")
     parser.add_argument("--seed", type=int, help="random seed of the synthetic corpus")
+    parser.add_argument("--choices", action="store_true",
+                        help="only time the P-value and statistic choices (issue 24)")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     if args.sizes:
@@ -538,6 +581,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seed is not None:
         cfg = replace(cfg, seed=args.seed)
 
+    if args.choices:
+        for n_words in cfg.sizes:
+            print(f"|W| = {n_words}: ms per pair, one run")
+            print(choice_timings(n_words, cfg).to_string(index=False, float_format="%.3f"))
+        return 0
     results = run(cfg)
     print(report(results, cfg))
     bad = [r.n_words for r in results if not r.agrees]

@@ -54,10 +54,11 @@ def hc_discrepancy(
     combined by :func:`~hclib.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
     ``hc_discrepancy(y, x)`` agree exactly.
 
-    Two options rebuild the paper's 2019 PAN code (:mod:`hclib.protocols`): ``pvalue`` ranks
-    the binomial outcomes by ``"distance"`` from :math:`np` (the paper's formula, default) or
-    by ``"probability"`` (``scipy.stats.binomtest``,
-    :func:`~hclib.pvalues.allocation_pvalues_by`); with ``min_count`` :math:`> 0` a word with
+    ``pvalue`` names the per-word P-value (:data:`hclib.pvalues.PVALUES`,
+    :func:`~hclib.pvalues.allocation_pvalues_by`): ``"distance"`` from :math:`np` (the paper's
+    formula, default), ``"probability"`` (``scipy.stats.binomtest``, the paper's 2019 PAN
+    code, :mod:`hclib.protocols`), or for short texts ``"midp"``, ``"ztest"``, ``"gtest"``
+    (:mod:`hclib.pvalues.alternatives`); with ``min_count`` :math:`> 0` a word with
     :math:`x_w + y_w <` ``min_count`` gets no P-value and is dropped, so :math:`N` is the
     number of kept words of each pair (:func:`~hclib.hc.higher_criticism_subset`), and a
     dropped word is never in :math:`W^\dagger`. The defaults give Algorithm 1.

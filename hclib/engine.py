@@ -55,7 +55,8 @@ from scipy import special
 from ._checks import check_gamma, check_table_pair
 from .hc import Variant, VARIANTS, _check_range, hc_from_sorted, hc_scores, smallest_sorted
 from ._kernels import bounds_kernel, scan_kernel, window_kernel
-from .pvalues import _two_sided, allocation_given_totals, tail_boundaries
+from .pvalues import _two_sided, allocation_given_totals, check_ranking, tail_boundaries
+from .pvalues import pvalues_given_totals
 
 # pvalue_lower_bounds, pvalue_bounds and approximate_pvalues are internal (they assume validated
 # counts)
@@ -69,6 +70,9 @@ SCREEN_STEP = 0.5
 #: Words × pairs per block: temporaries small enough to stay in the CPU cache (measured on this
 #: project's machine: 4 pairs of 3,000 words were faster than 2 or 8).
 BLOCK_CELLS = 12288
+#: Words × pairs per block where every P-value is computed (``pvalue`` other than
+#: ``"distance"``): large enough that factorising the distinct counts pays.
+FULL_BLOCK_CELLS = 262144
 #: Words × pairs per block of the compiled bracketing stage.
 COMPILED_BLOCK_CELLS = 65536
 #: ``pvalue_lower_bounds`` adds the mirror tail's bound only below this near-tail bound.
@@ -341,6 +345,7 @@ def hc_pairs(
     counts: dict[str, int] | None = None,
     validate: bool = True,
     bracket: bool | None = None,
+    pvalue: str = "distance",
 ) -> np.ndarray:
     r"""HC of each pair of rows of two (pairs × words) count tables.
 
@@ -359,6 +364,15 @@ def hc_pairs(
     ``bracket=False`` uses the screen alone. The default, ``None``, brackets where the compiled
     bounds (numba) are installed: with NumPy bounds the stage costs more than it saves.
 
+    ``pvalue`` names another P-value of :data:`hclib.pvalues.PVALUES` (``"midp"``,
+    ``"ztest"``, ...): the screen and the brackets bound the exact ``"distance"`` P-value only,
+    so those are computed for every word, block by block, each distinct (pair, x, y) once
+    (``hclib.pvalues.pvalues_given_totals``), and scanned; never combined with
+    ``approximate``. (The mid-P value is at least half the exact one, so the screen could run
+    on bounds :math:`L_w/2`; measured on 3,000 words it was slower than this path, 3.6 against
+    2.1 ms per pair on whole documents and 4.4 against 0.6 on 500-word texts, because the
+    halved bounds settle few pairs and the screen cannot share the repeated counts.)
+
     ``counts``, if given, is a dict that accumulates how the work went: ``pairs``,
     ``exact_pvalues`` (tails evaluated), ``bracketed`` (settled by the bracketing stage),
     ``complete`` (all k smallest known exactly), ``settled`` (decided by the lower-bound
@@ -366,6 +380,10 @@ def hc_pairs(
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown HC variant {variant!r}; choose one of {VARIANTS}")
+    check_ranking(pvalue)
+    if approximate and pvalue != "distance":
+        raise ValueError("approximate=True approximates the exact 'distance' P-value; it "
+                         f"cannot be combined with pvalue={pvalue!r}")
     if validate:
         if np.shape(x) != np.shape(y) or np.ndim(x) != 2:
             raise ValueError(f"x and y must be (pairs × words) tables of one shape, got "
@@ -385,6 +403,18 @@ def hc_pairs(
     tally: dict[str, int] = {"pairs": 0, "exact_pvalues": 0, "bracketed": 0, "complete": 0,
                              "settled": 0, "full": 0}
     rows = np.arange(n_pairs)
+    if pvalue != "distance":    # no bounds for these P-values: every word, block by block
+        step = max(1, FULL_BLOCK_CELLS // n_words)
+        for start in range(0, n_pairs, step):
+            rows = slice(start, min(start + step, n_pairs))
+            xb, yb = x[rows], y[rows]
+            pv = pvalues_given_totals(xb, yb, *_totals(xb, yb), pvalue)
+            out[rows] = hc_from_sorted(smallest_sorted(pv, k), n_words, variant).hc
+        if counts is not None:
+            counts["pairs"] = counts.get("pairs", 0) + n_pairs
+            counts["full"] = counts.get("full", 0) + n_pairs
+            counts["exact_pvalues"] = counts.get("exact_pvalues", 0) + x.size
+        return out
     compiled = (bracket and window_kernel is not None and screen and not approximate
                 and _screen_size(k) < n_words)
     if compiled:   # the bracketing stage compiled; the pairs it leaves as below

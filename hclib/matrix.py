@@ -22,6 +22,7 @@ from tqdm import tqdm
 from ._checks import (MAX_TABLE_TOTAL, InputTypeError, as_counts, check_count_matrices,
                       check_labels, check_positive_int, check_real, check_totals, exact_sum)
 from ._kernels import window_kernel
+from .measures import CORPUS_MEASURES
 
 # compared_corpora is internal (assumes checked inputs), hence not listed
 __all__ = ["corpus_counts", "check_matrix_inputs", "discrepancy_matrix"]
@@ -165,6 +166,7 @@ def discrepancy_matrix(
     n_jobs: int = 1,
     approximate: bool = False,
     device: str = "cpu",
+    pvalue: str | None = None,
 ) -> np.ndarray:
     r"""Discrepancy of every document to every author corpus: a (documents × authors) matrix.
 
@@ -177,8 +179,9 @@ def discrepancy_matrix(
         belongs to none (e.g. a disputed or held-out document). A member is left out of its
         corpus before the comparison. ``None`` means no document belongs to any corpus.
     measure
-        A corpus method of :data:`hclib.methods.METHODS`: ``"hc_dagger"`` (default),
-        ``"hc_star"``, ``"g2"``, ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
+        A corpus measure (:data:`hclib.measures.CORPUS_MEASURES`, the corpus methods of
+        :data:`hclib.methods.METHODS`): ``"hc_dagger"`` (default), ``"hc_star"``, ``"g2"``,
+        ``"cressie_read"``, ``"chi2"`` or ``"cosine"``.
     gamma
         :math:`\gamma_0` of the HC measures.
     chunk_size, max_memory_mb
@@ -198,6 +201,10 @@ def discrepancy_matrix(
     approximate
         HC measures only: normal-approximation P-values (``approximate_pvalues``)
         instead of exact ones. Faster, not exact; never the default.
+    pvalue
+        HC measures only: a P-value of :data:`hclib.pvalues.PVALUES`; ``None`` is the
+        measure's own (``"distance"``, the paper's exact P-value, for HC† and HC*). The others
+        are computed for every word (no screen), in the same chunks and threads.
     device
         ``"cpu"`` (default) or ``"gpu"``: HC measures only, on an NVIDIA GPU with CuPy
         (:func:`hclib.arrays.hc_matrix_on`, ``pip install hclib[gpu]``): one CUDA kernel
@@ -215,23 +222,24 @@ def discrepancy_matrix(
     docs, authors, member = check_matrix_inputs(doc_counts, author_counts, doc_author)
     n_docs, n_authors = docs.shape[0], authors.shape[0]
 
-    from .methods import METHODS  # the registry builds on this module
-
-    method = METHODS.get(measure)
-    if method is None or not method.corpus:
-        corpus = [name for name, m in METHODS.items() if m.corpus]
-        hint = f"; score it with hclib.methods.get({measure!r}).score" if method else ""
+    pair = CORPUS_MEASURES.get(measure) if isinstance(measure, str) else None
+    if pair is None:
+        hint = (f"; score it with hclib.methods.get({measure!r}).score"
+                if measure in ("knn_cosine", "burrows_delta", "cosine_delta") else "")
         raise ValueError(f"unknown measure {measure!r} for a corpus discrepancy: choose one of "
-                         f"{corpus}{hint}")
+                         f"{list(CORPUS_MEASURES)}{hint}")
     if not isinstance(approximate, (bool, np.bool_)):
         raise InputTypeError(f"approximate must be True or False, got {approximate!r}")
-    f = method.pair(gamma, approximate, checked=False)  # inputs checked just above
+    f = pair(gamma, approximate, checked=False, pvalue=pvalue)  # inputs checked just above
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     chunk_size = check_positive_int(chunk_size, "chunk_size", allow_none=True)
     max_memory_mb = min(check_real(max_memory_mb, "max_memory_mb", positive=True), 2.0**40)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     if device != "cpu":
+        if pvalue not in (None, "distance") or measure not in ("hc_dagger", "hc_star"):
+            raise ValueError(f"device={device!r} computes HC† and HC* of the exact 'distance' "
+                             f"P-value only, not measure={measure!r} with pvalue={pvalue!r}")
         return _on_device(docs, authors, member, measure, gamma, approximate, device, progress)
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     hc = measure.startswith("hc_")
@@ -267,7 +275,7 @@ def discrepancy_matrix(
             with ProcessPoolExecutor(min(n_jobs, len(starts)), mp_context=_context(),
                                      initializer=_init_worker,
                                      initargs=(docs, authors, member, measure, gamma,
-                                               approximate)) as pool:
+                                               approximate, pvalue)) as pool:
                 chunks = [(start, min(start + step, n_docs)) for start in starts]
                 for (start, stop), rows in zip(chunks, pool.map(_worker_rows, chunks)):
                     out[start:stop] = rows
@@ -308,11 +316,10 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _init_worker(docs: np.ndarray, authors: np.ndarray, member: np.ndarray, measure: str,
-                 gamma: float, approximate: bool) -> None:
-    from .methods import METHODS
-
+                 gamma: float, approximate: bool, pvalue: str | None = None) -> None:
     _WORKER.update(docs=docs, authors=authors, member=member,
-                   f=METHODS[measure].pair(gamma, approximate, checked=False))
+                   f=CORPUS_MEASURES[measure](gamma, approximate, checked=False,
+                                              pvalue=pvalue))
 
 
 def _worker_rows(chunk: tuple[int, int]) -> np.ndarray:

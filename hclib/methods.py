@@ -36,7 +36,13 @@ The methods (:data:`METHODS`):
   :func:`hclib.studies.benchmark.knn_vote`), and authors without votes are ordered by their nearest
   text;
 * ``burrows_delta`` and ``cosine_delta``: Burrows' Delta and Cosine Delta of
-  :func:`hclib.stylometry.delta_scores` (z-scores over the known texts).
+  :func:`hclib.stylometry.delta_scores` (z-scores over the known texts);
+* ``fisher``: Fisher's combination :math:`-2\sum_w \log\pi_w` of the exact allocation
+  P-values of every word (:mod:`hclib.statistics`), the configuration that the short-texts
+  study (:mod:`hclib.studies.short_texts`) recommends; and ``hc_midp``, ``hc_ztest``,
+  ``hc_gtest``: HC† of the mid-P, z-test and G-test P-values (:mod:`hclib.pvalues`). Not
+  among the paper's methods, so the benchmark's default comparison leaves them out
+  (``benchmark=False``).
 
 Each method also names its default vocabulary size: the most frequent items of the known texts
 that :func:`hclib.attribute` counts when ``vocabulary`` is not given (3,000 for the count-based
@@ -55,17 +61,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from ._checks import (check_count_matrices, check_gamma, check_min_count, check_table_pair,
+from ._checks import (check_count_matrices, check_gamma, check_min_count,
                       lookup)
-from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
-                          power_divergence)
-from .engine import hc_pairs
+from .matrix import corpus_counts, discrepancy_matrix
+from .measures import CORPUS_MEASURES, Measure
 from .pvalues import check_ranking
 
 __all__ = ["Method", "METHODS", "RECOMMENDED_HC", "get", "candidates", "knn_table"]
-
-#: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
-Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,13 @@ class Method:
     ``name`` is what code and the command line use, ``label`` what tables and figures show,
     ``color`` its colour in figures, ``family`` its kind ("HC", "power divergence", "cosine",
     "nearest neighbours", "Delta"), ``n_words`` its default vocabulary size. ``corpus`` is True
-    for the corpus discrepancies, whose ``pair(gamma, approximate)`` gives the batched two-table
-    function used by :func:`hclib.discrepancy_matrix` (``checked=False`` skips the table checks,
-    for callers that validated their inputs once up front).
+    for the corpus discrepancies, whose ``pair(gamma, approximate, pvalue=)`` gives the batched
+    two-table function used by :func:`hclib.discrepancy_matrix` (:mod:`hclib.measures`;
+    ``checked=False`` skips the table checks, for callers that validated their inputs once up
+    front). ``pvalue`` is the method's own P-value (:data:`hclib.pvalues.PVALUES`), used when
+    :meth:`score` is not given one. ``benchmark`` is False for a method that the paper's
+    comparisons (:func:`hclib.studies.benchmark.run_benchmark` with its default methods) leave
+    out.
     """
 
     name: str
@@ -88,6 +94,8 @@ class Method:
     n_words: int
     scorer: Callable[..., np.ndarray] = field(repr=False)
     pair: Callable[..., Measure] | None = field(default=None, repr=False)
+    pvalue: str = "distance"
+    benchmark: bool = True
 
     @property
     def corpus(self) -> bool:
@@ -109,7 +117,7 @@ class Method:
         progress: bool | None = False,
         n_jobs: int = 1,
         max_memory_mb: float = 256.0,
-        pvalue: str = "distance",
+        pvalue: str | None = None,
         min_count: int = 0,
     ) -> np.ndarray:
         """The (texts × candidates) discrepancy table; see the module docstring.
@@ -117,20 +125,22 @@ class Method:
         ``gamma`` (:math:`\\gamma_0`), ``approximate``, ``pvalue`` and ``min_count`` apply to
         the HC methods, ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and
         ``max_memory_mb`` to the methods computed by :func:`hclib.discrepancy_matrix`.
-        ``pvalue="probability"`` (``scipy.stats.binomtest``'s P-value) and ``min_count`` (words
-        with :math:`x_w + y_w <` ``min_count`` dropped from each pair) are the choices of the
-        paper's 2019 PAN code (:func:`hclib.hc_discrepancy`, :mod:`hclib.protocols`); with
-        them the table is computed pair by pair with :func:`hclib.hc_discrepancy`
-        (``n_jobs`` is not used).
+        ``pvalue`` names a P-value of :data:`hclib.pvalues.PVALUES` (``None``: the method's
+        own, ``"distance"`` for HC† and HC*): ``"probability"`` (``scipy.stats.binomtest``'s
+        P-value, the paper's 2019 code), ``"midp"``, ``"ztest"`` or ``"gtest"``; the table is
+        computed by :func:`hclib.discrepancy_matrix` (``n_jobs`` threads). ``min_count``
+        (words with :math:`x_w + y_w <` ``min_count`` dropped from each pair, the 2019 code's
+        choice, :mod:`hclib.protocols`) computes it pair by pair with
+        :func:`hclib.hc_discrepancy` (``n_jobs`` is not used).
         """
         unknown, known, labels, own_arr = _check_problem(unknown_counts, known_counts,
                                                          known_labels, own)
         if approximate and self.family != "HC":
             raise ValueError(f"approximate=True applies to the HC measures only, not {self.name!r}")
-        check_ranking(pvalue)
+        pvalue = check_ranking(self.pvalue if pvalue is None else pvalue)
         min_count = check_min_count(min_count)
         if (pvalue, min_count) != ("distance", 0):
-            if self.family != "HC":
+            if self.family not in ("HC", "P-values"):
                 raise ValueError(f"pvalue and min_count apply to the HC measures only, not "
                                  f"{self.name!r}")
             if approximate:
@@ -177,42 +187,6 @@ def _check_problem(unknown: ArrayLike, known: ArrayLike, labels: Sequence[Hashab
 # ------------------------------------------------------------------ corpus discrepancies
 
 
-def _hc_pair(variant: str) -> Callable[..., Measure]:
-    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-             ) -> Measure:
-        g = check_gamma(gamma)
-
-        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = np.broadcast_arrays(*(check_table_pair(x, y) if checked else (x, y)))
-            n_words = x.shape[-1]
-            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), g, variant,
-                            approximate=approximate, validate=checked)
-            return flat.reshape(x.shape[:-1])
-
-        return hc
-
-    return pair
-
-
-def _pd_pair(lam: float) -> Callable[..., Measure]:
-    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-             ) -> Measure:
-        if approximate:
-            raise ValueError("approximate=True applies to the HC measures only")
-        divergence = power_divergence if checked else _power_divergence
-        return lambda x, y: np.asarray(divergence(x, y, lam))
-
-    return pair
-
-
-def _cosine_pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True
-                 ) -> Measure:
-    if approximate:
-        raise ValueError("approximate=True applies to the HC measures only")
-    cosine = cosine_discrepancy if checked else _cosine_discrepancy
-    return lambda x, y: np.asarray(cosine(x, y))
-
-
 def _hc_by_pairs(docs: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
                  variant: str, gamma: float, pvalue: str, min_count: int,
                  max_memory_mb: float, progress: bool | None) -> np.ndarray:
@@ -235,22 +209,24 @@ def _hc_by_pairs(docs: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
     return out
 
 
-def _corpus_scorer(name: str) -> Callable[..., np.ndarray]:
+def _corpus_scorer(name: str, variant: str | None = None) -> Callable[..., np.ndarray]:
+    """The scorer of a corpus measure; ``variant`` ("dagger"/"star") for the HC measures,
+    which alone accept ``min_count``."""
     def score(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
               gamma: float, approximate: bool, progress: bool | None, n_jobs: int,
               max_memory_mb: float, pvalue: str = "distance", min_count: int = 0,
               **_: Any) -> np.ndarray:
-        from .matrix import corpus_counts, discrepancy_matrix
-
         _, corpora, member = corpus_counts(known, labels)
         doc_author = np.where(own >= 0, member[np.maximum(own, 0)], -1)
-        if (pvalue, min_count) != ("distance", 0):
-            return _hc_by_pairs(unknown, corpora, doc_author, name.removeprefix("hc_"),
+        if min_count != 0:
+            if variant is None:
+                raise ValueError(f"min_count applies to HC† and HC* only, not {name!r}")
+            return _hc_by_pairs(unknown, corpora, doc_author, variant,
                                 check_gamma(gamma), pvalue, min_count, max_memory_mb,
                                 progress)
         return discrepancy_matrix(unknown, corpora, doc_author=doc_author, measure=name,
                                   gamma=gamma, approximate=approximate, progress=progress,
-                                  n_jobs=n_jobs, max_memory_mb=max_memory_mb)
+                                  n_jobs=n_jobs, max_memory_mb=max_memory_mb, pvalue=pvalue)
 
     return score
 
@@ -293,8 +269,6 @@ def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int
 def _knn_scorer(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
                 k: int, progress: bool | None, n_jobs: int, max_memory_mb: float,
                 **_: Any) -> np.ndarray:
-    from .matrix import discrepancy_matrix
-
     d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress, n_jobs=n_jobs,
                            max_memory_mb=max_memory_mb)
     rows = np.flatnonzero(own >= 0)
@@ -329,22 +303,22 @@ def _register(*args: Any, **kwargs: Any) -> None:
 
 _register("hc_dagger", "HC†", "#1f3d7a", "HC",
           "HC-discrepancy HC† of the binomial-allocation P-values (the paper's method)",
-          3000, _corpus_scorer("hc_dagger"), _hc_pair("dagger"))
+          3000, _corpus_scorer("hc_dagger", "dagger"), CORPUS_MEASURES["hc_dagger"])
 _register("hc_star", "HC*", "#7fa7e0", "HC",
           "HC* (Higher Criticism without the 1/N cutoff) of the same P-values",
-          3000, _corpus_scorer("hc_star"), _hc_pair("star"))
+          3000, _corpus_scorer("hc_star", "star"), CORPUS_MEASURES["hc_star"])
 _register("g2", "G² (λ = 0)", "#2e8b57", "power divergence",
           "log-likelihood ratio G², power divergence λ = 0, per degree of freedom",
-          3000, _corpus_scorer("g2"), _pd_pair(0.0))
+          3000, _corpus_scorer("g2"), CORPUS_MEASURES["g2"])
 _register("cressie_read", "Cressie–Read (λ = 2/3)", "#9acd32", "power divergence",
           "Cressie–Read power divergence λ = 2/3, per degree of freedom",
-          3000, _corpus_scorer("cressie_read"), _pd_pair(2.0 / 3.0))
+          3000, _corpus_scorer("cressie_read"), CORPUS_MEASURES["cressie_read"])
 _register("chi2", "Pearson χ² (λ = 1)", "#c0392b", "power divergence",
           "Pearson's χ², power divergence λ = 1, per degree of freedom",
-          3000, _corpus_scorer("chi2"), _pd_pair(1.0))
+          3000, _corpus_scorer("chi2"), CORPUS_MEASURES["chi2"])
 _register("cosine", "cosine (raw counts)", "#7a7a7a", "cosine",
           "1 − cosine of the raw count vectors of text and corpus (not Cosine Delta)",
-          3000, _corpus_scorer("cosine"), _cosine_pair)
+          3000, _corpus_scorer("cosine"), CORPUS_MEASURES["cosine"])
 _register("knn_cosine", "5-NN cosine", "#6a3d9a", "nearest neighbours",
           "majority author among the k = 5 known texts nearest in raw-count cosine",
           3000, _knn_scorer)
@@ -354,14 +328,26 @@ _register("burrows_delta", "Burrows' Delta", "#e67e22", "Delta",
 _register("cosine_delta", "Cosine Delta", "#8b4513", "Delta",
           "1 − cosine of z-scored relative frequencies (Smith & Aldridge 2011)",
           300, _delta_scorer("cosine"))
+_register("fisher", "Fisher (allocation P-values)", "#b8860b", "P-values",
+          "Fisher's −2 Σ log π of the exact allocation P-values of every word (short texts)",
+          3000, _corpus_scorer("fisher"), CORPUS_MEASURES["fisher"], benchmark=False)
+for _pv, _label, _color, _what in (
+        ("midp", "HC† (mid-P)", "#4682b4", "the mid-P value of the allocation test"),
+        ("ztest", "HC† (z-test)", "#20b2aa", "the two-proportion z-test P-value"),
+        ("gtest", "HC† (G-test)", "#9370db", "the likelihood-ratio G-test P-value")):
+    _register(f"hc_{_pv}", _label, _color, "HC", f"HC† of {_what} of every word (short texts)",
+              3000, _corpus_scorer(f"hc_{_pv}", "dagger"), CORPUS_MEASURES[f"hc_{_pv}"],
+              pvalue=_pv, benchmark=False)
 
 #: Every attribution method by name, in the order of the paper's table (read-only).
 METHODS: Mapping[str, Method] = MappingProxyType(_REGISTRY)
 
 #: The HC configuration the project recommends, as ``(method name, feature spec)``: the pair
-#: that :func:`hclib.attribute` and ``method="auto"`` use for HC (today the paper's HC† on
-#: words).
-RECOMMENDED_HC: tuple[str, str] = ("hc_dagger", "words")
+#: that :func:`hclib.attribute` and ``method="auto"`` use for HC. Chosen by the rule of
+#: :mod:`hclib.studies.short_texts` (best mean accuracy rank over PAN 2018, the Federalist
+#: papers, Gutenberg works and five piece lengths): Fisher's combination of the paper's exact
+#: allocation P-values on words.
+RECOMMENDED_HC: tuple[str, str] = ("fisher", "words")
 
 
 def get(name: str | Method) -> Method:

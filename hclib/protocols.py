@@ -97,8 +97,10 @@ class Protocol:
       vocabulary are formed after the words are dropped; counting keeps them);
       ``"none"`` removes nothing.
     - ``lemmatize``: every word replaced by its WordNet lemma for its tagged part of speech.
-    - ``pvalue``: ``"distance"`` (the paper's :math:`\Pr(|K - np| \ge |x - np|)`) or
-      ``"probability"`` (``scipy.stats.binomtest``), see :func:`hclib.pvalues.allocation_pvalues_by`.
+    - ``pvalue``: ``"distance"`` (the paper's :math:`\Pr(|K - np| \ge |x - np|)`),
+      ``"probability"`` (``scipy.stats.binomtest``) or another name of
+      :data:`hclib.pvalues.PVALUES` (``"midp"``, ``"ztest"``, ``"gtest"``), see
+      :func:`hclib.pvalues.allocation_pvalues_by`.
     - ``min_count``: a word with :math:`x + y <` ``min_count`` in a pair gets no P-value and is
       dropped, so :math:`N` shrinks per pair (:func:`hclib.hc.higher_criticism_subset`).
     - ``gamma``: :math:`\gamma_0` of :math:`\mathrm{HC}^\dagger`.

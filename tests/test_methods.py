@@ -14,7 +14,7 @@ from hclib.methods import METHODS, candidates, get, knn_table
 from hclib.stylometry import delta_scores
 
 NAMES = ["hc_dagger", "hc_star", "g2", "cressie_read", "chi2", "cosine", "knn_cosine",
-         "burrows_delta", "cosine_delta"]
+         "burrows_delta", "cosine_delta", "fisher", "hc_midp", "hc_ztest", "hc_gtest"]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_registry_lists_each_method_once_with_label_and_colour() -> None:
     assert METHODS["hc_dagger"].label == "HC†"
     # the plain cosine cannot be mistaken for Cosine Delta
     assert "delta" not in METHODS["cosine"].label.lower() and "raw" in METHODS["cosine"].label
-    assert {n for n, m in METHODS.items() if m.corpus} == set(NAMES[:6])
+    assert {n for n, m in METHODS.items() if m.corpus} == set(NAMES[:6]) | set(NAMES[9:])
     assert get("g2") is METHODS["g2"] and get(METHODS["g2"]) is METHODS["g2"]
     with pytest.raises(ValueError, match="unknown method 'delta'"):
         get("delta")

@@ -17,9 +17,12 @@ tables.
 * :mod:`hclib.studies.published`: the paper's published code and numbers in one place: the
   off-by-one P-value of its ``binom_test_two_sided`` (:func:`published_pvalues`), its Table 2,
   its Federalist and PAN figures.
+* :mod:`hclib.studies.short_texts`: beyond the paper, which P-value and which statistic hold
+  up on short texts, under a selection rule fixed before the runs; its results are stored in
+  ``data/short_texts.csv``.
 """
 
-from . import benchmark, cv, federalist, pan, published
+from . import benchmark, cv, federalist, pan, published, short_texts
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
@@ -32,4 +35,5 @@ __all__ = [
     "pan",
     "published",
     "published_pvalues",
+    "short_texts",
 ]

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._checks import as_counts, check_pvalues, check_table_pair
+from .._checks import as_counts, check_pvalues, check_table_pair
 
 # binom_cdf, binom_sf, allocation_given_totals and tail_boundaries are internal: they assume
 # validated counts (the engine calls them block by block), so they are not listed here.
@@ -45,8 +45,6 @@ __all__ = [
     "binomial_two_sided_pvalues",
     "binomial_probability_pvalues",
     "allocation_probability_pvalues",
-    "PVALUE_RANKINGS",
-    "allocation_pvalues_by",
 ]
 
 
@@ -212,19 +210,6 @@ def expected_counts(x: ArrayLike, y: ArrayLike) -> np.ndarray:
 
 # ------------------------------------------------------------------ probability-ranked P-value
 
-#: The two definitions of the two-sided binomial P-value. ``"distance"`` ranks outcomes by their
-#: distance from the mean (the paper's formula, hclib's default), ``"probability"`` by their
-#: probability (``scipy.stats.binomtest``, the paper's 2019 code).
-PVALUE_RANKINGS: tuple[str, ...] = ("distance", "probability")
-
-
-def check_ranking(ranking: object) -> str:
-    """``ranking`` if it is one of :data:`PVALUE_RANKINGS`, else ``ValueError``."""
-    if ranking not in PVALUE_RANKINGS:
-        raise ValueError(f"unknown P-value ranking {ranking!r}; choose one of {PVALUE_RANKINGS}")
-    return ranking
-
-
 def _binom_pmf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``scipy.stats.binom.pmf`` for integer ``k`` of any sign (0 outside 0..n)."""
     if _boost_pmf is None:  # pragma: no cover
@@ -328,31 +313,3 @@ def _probability_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: 
     den = t1 + t2 - n
     p = np.where(den > 0, (t1 - x) / np.where(den > 0, den, 1), 0.5)
     return np.where(den > 0, binomial_probability_pvalues(x, n, p), 1.0)
-
-
-def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance") -> np.ndarray:
-    """:func:`allocation_pvalues` (``ranking="distance"``, the paper's formula) or
-    :func:`allocation_probability_pvalues` (``"probability"``, ``scipy.stats.binomtest``).
-
-    A word's P-value depends only on its two counts and the two table totals, and word
-    tables repeat small counts: each distinct (pair of tables, :math:`x`, :math:`y`) is
-    computed once (on a PAN problem, about one in 25), with the same values as computing
-    every word."""
-    check_ranking(ranking)
-    given_totals = allocation_given_totals if ranking == "distance" else _probability_given_totals
-    x, y = check_table_pair(x, y)
-    x, y = np.broadcast_arrays(x, y)
-    t1, t2 = x.sum(axis=-1, keepdims=True), y.sum(axis=-1, keepdims=True)
-    x, y, t1, t2 = np.broadcast_arrays(x, y, t1, t2)
-    n_pairs = x.size // max(x.shape[-1], 1)
-    x_max, y_max = (int(x.max()) + 1, int(y.max()) + 1) if x.size else (1, 1)
-    if x.size < 1024 or n_pairs * x_max * y_max >= 2**62:  # too small to pay, or no key fits
-        return given_totals(x, y, t1, t2)
-    import pandas as pd  # its hash table factorises in linear time, np.unique sorts
-
-    pair = np.arange(n_pairs, dtype=np.int64).reshape(*x.shape[:-1], 1)
-    codes, keys = pd.factorize((pair * x_max + x).ravel() * y_max + y.ravel())
-    pair_of, xy = np.divmod(keys, x_max * y_max)
-    x_of, y_of = np.divmod(xy, y_max)
-    totals = [t.reshape(-1, x.shape[-1])[:, 0][pair_of] for t in (t1, t2)]
-    return given_totals(x_of, y_of, *totals)[codes].reshape(x.shape)

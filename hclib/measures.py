@@ -1,0 +1,133 @@
+r"""How each corpus discrepancy is computed on whole batches of table pairs.
+
+A *measure* is a factory ``pair(gamma, approximate, *, checked=True, pvalue=None)`` that
+returns a batched two-table function ``f(x, y)`` (last axis the vocabulary, leading axes
+broadcast, one value per pair, larger = more different). :data:`CORPUS_MEASURES` names them;
+:func:`hclib.discrepancy_matrix` computes any of them for every document and author corpus,
+and :mod:`hclib.methods` gives them labels and colours. This module sits below both, so that
+imports flow one way (``methods`` → ``matrix`` → ``measures``).
+
+* HC† and HC* (``hc_dagger``, ``hc_star``): the exact engine :func:`hclib.engine.hc_pairs`,
+  with any P-value of :data:`hclib.pvalues.PVALUES` (``pvalue=``); ``hc_midp``,
+  ``hc_ztest`` and ``hc_gtest`` are HC† with the mid-P, z-test and G-test P-values by
+  default;
+* P-value statistics beside HC (:mod:`hclib.statistics`: ``hc_beta``, ``berk_jones``,
+  ``fisher``) of any P-value: :func:`statistic_pair`; ``fisher`` (of the exact P-values) is
+  the recommended configuration of :mod:`hclib.studies.short_texts`;
+* the power divergences ``g2``, ``cressie_read``, ``chi2`` and the raw-count ``cosine``
+  (:mod:`hclib.discrepancy`).
+
+``checked=False`` skips the table checks, for callers that validated the inputs once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ._checks import check_gamma, check_table_pair
+from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
+                          power_divergence)
+from .engine import FULL_BLOCK_CELLS, hc_pairs
+from .pvalues import check_ranking, pvalues_given_totals
+from .statistics import STATISTICS, combine_all
+
+__all__ = ["CORPUS_MEASURES", "statistic_pair"]
+
+#: A batched discrepancy of two tables: ``f(x, y)`` over the last axis, leading axes broadcast.
+Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Pair = Callable[..., Measure]
+
+
+def _no_pvalue(name: str, approximate: bool, pvalue: str | None) -> None:
+    if approximate:
+        raise ValueError("approximate=True applies to the HC measures only")
+    if pvalue not in (None, "distance"):
+        raise ValueError(f"pvalue applies to the HC measures only, not {name!r}")
+
+
+def _as_pairs(x: np.ndarray, y: np.ndarray, checked: bool) -> tuple[np.ndarray, np.ndarray]:
+    return np.broadcast_arrays(*(check_table_pair(x, y) if checked else (x, y)))
+
+
+def _hc_pair(variant: str, default_pvalue: str = "distance") -> Pair:
+    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True,
+             pvalue: str | None = None) -> Measure:
+        g = check_gamma(gamma)
+        pv = check_ranking(default_pvalue if pvalue is None else pvalue)
+
+        def hc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            x, y = _as_pairs(x, y, checked)
+            n_words = x.shape[-1]
+            flat = hc_pairs(x.reshape(-1, n_words), y.reshape(-1, n_words), g, variant,
+                            approximate=approximate, validate=checked, pvalue=pv)
+            return flat.reshape(x.shape[:-1])
+
+        return hc
+
+    return pair
+
+
+def statistic_pair(statistic: str, default_pvalue: str = "distance") -> Pair:
+    """The measure of a :mod:`hclib.statistics` statistic of the ``pvalue`` P-values: every
+    P-value computed (``hclib.pvalues.pvalues_given_totals``, each distinct count pair
+    once) in blocks of ``FULL_BLOCK_CELLS`` cells, then the statistic."""
+    if statistic not in STATISTICS:
+        raise ValueError(f"unknown statistic {statistic!r}; choose one of {list(STATISTICS)}")
+
+    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True,
+             pvalue: str | None = None) -> Measure:
+        if approximate:
+            raise ValueError(f"approximate=True is for HC† and HC*, not {statistic!r}")
+        g = check_gamma(gamma)
+        pv_name = check_ranking(default_pvalue if pvalue is None else pvalue)
+
+        def measure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            x, y = _as_pairs(x, y, checked)
+            n_words = x.shape[-1]
+            xf, yf = x.reshape(-1, n_words), y.reshape(-1, n_words)
+            out = np.empty(xf.shape[0])
+            step = max(1, FULL_BLOCK_CELLS // max(n_words, 1))
+            for start in range(0, xf.shape[0], step):
+                xb, yb = xf[start:start + step], yf[start:start + step]
+                t1, t2 = xb.sum(axis=-1, keepdims=True), yb.sum(axis=-1, keepdims=True)
+                pv = pvalues_given_totals(xb, yb, t1, t2, pv_name)
+                out[start:start + step] = combine_all(pv, g, (statistic,))[statistic].value
+            return out.reshape(x.shape[:-1])
+
+        return measure
+
+    return pair
+
+
+def _pd_pair(lam: float, name: str) -> Pair:
+    def pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True,
+             pvalue: str | None = None) -> Measure:
+        _no_pvalue(name, approximate, pvalue)
+        divergence = power_divergence if checked else _power_divergence
+        return lambda x, y: np.asarray(divergence(x, y, lam))
+
+    return pair
+
+
+def _cosine_pair(gamma: float = 0.25, approximate: bool = False, *, checked: bool = True,
+                 pvalue: str | None = None) -> Measure:
+    _no_pvalue("cosine", approximate, pvalue)
+    cosine = cosine_discrepancy if checked else _cosine_discrepancy
+    return lambda x, y: np.asarray(cosine(x, y))
+
+
+#: Every corpus measure by name (the corpus methods of :data:`hclib.methods.METHODS`).
+CORPUS_MEASURES: dict[str, Pair] = {
+    "hc_dagger": _hc_pair("dagger"),
+    "hc_star": _hc_pair("star"),
+    "g2": _pd_pair(0.0, "g2"),
+    "cressie_read": _pd_pair(2.0 / 3.0, "cressie_read"),
+    "chi2": _pd_pair(1.0, "chi2"),
+    "cosine": _cosine_pair,
+    "fisher": statistic_pair("fisher", "distance"),
+    "hc_midp": _hc_pair("dagger", "midp"),
+    "hc_ztest": _hc_pair("dagger", "ztest"),
+    "hc_gtest": _hc_pair("dagger", "gtest"),
+}
