@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribution import Attribution, attribute
+from .attribution import MIN_TOKENS, Attribution, attribute
 from .cli import UsageError
 from .features import KINDS
 from .methods import METHODS
@@ -30,14 +30,19 @@ methods (--method):
 features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3):
 {_FEATURES_HELP}
 
-Each known text is also attributed leave-one-out (without itself), which gives the
-cross-validated accuracy printed at the end and calibrates --rule rank and --reject.
+Each known text is also attributed leave-one-out (without itself, or without its whole
+work when the texts of a work are in a sub-folder KNOWN_DIR/AUTHOR/WORK/), which gives the
+cross-validated accuracy printed at the end (with its 95% interval) and calibrates --rule
+rank, --reject and the confidence column (the estimated probability that a verdict is
+right).
 """
 
 
 def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", default=None, metavar="NAME",
-                   help="attribution method (default hc_dagger, the paper's HC†; list below)")
+                   help="attribution method (default hc_dagger, the paper's HC†; list "
+                        "below), or auto: the best of a short list by leave-one-out accuracy "
+                        "on the known texts")
     p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",
@@ -49,8 +54,17 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reject", type=float, default=None, metavar="LEVEL",
                    help="answer <UNK> (none of the candidates) when a text is further from the "
                         "chosen author than this share of the author's own texts, e.g. 0.9")
+    p.add_argument("--reject-by", choices=("rank", "confidence"), default="rank",
+                   help="what --reject acts on: rank (the rank score exceeds LEVEL: none of "
+                        "these authors; default) or confidence (the estimated probability "
+                        "that the verdict is right is below LEVEL: not sure)")
+    p.add_argument("--min-tokens", type=int, default=MIN_TOKENS, metavar="N",
+                   help="a text with fewer tokens inside the vocabulary gets the status "
+                        f"'insufficient evidence', no author (default {MIN_TOKENS})")
     p.add_argument("--gamma", type=float, default=None, metavar="G",
                    help="γ0 of Higher Criticism (default 0.25)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="threads for the scoring (default 1)")
 
 
 _PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers removed by POS "
@@ -121,10 +135,13 @@ def _unknown_texts(paths: list[str]) -> dict[str, Path]:
     return texts
 
 
-def _attribute(known, unknown, args: argparse.Namespace) -> Attribution:
+def _attribute(known, unknown, args: argparse.Namespace, compare: bool | None = False
+               ) -> Attribution:
     return attribute(known, unknown, method=args.method, features=args.features,
                      vocabulary=args.vocabulary, rule=args.rule, reject=args.reject,
-                     gamma=args.gamma, protocol=getattr(args, "protocol", None))
+                     reject_by=args.reject_by, min_tokens=args.min_tokens, n_jobs=args.jobs,
+                     gamma=args.gamma, protocol=getattr(args, "protocol", None),
+                     compare=compare)
 
 
 def _run_attribute(args: argparse.Namespace) -> int:
@@ -133,7 +150,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
-    result = _attribute(known, _unknown_texts(args.unknown), args)
+    result = _attribute(known, _unknown_texts(args.unknown), args, compare=None)
     if args.json:
         print(result.to_json(indent=2))
         return 0
@@ -149,13 +166,9 @@ def _run_attribute(args: argparse.Namespace) -> int:
         width = max(len(str(name)) for name in frame.index)
         for name in frame.index:
             print(f"{str(name):<{width}}  {_top_words(result, name, args.explain)}")
-    setting = "" if result.protocol is None else (
-        f" (protocol {result.protocol.name}"
-        + (f"; names kept out of the vocabulary: {result.names_source}"
-           if result.names_source != "none" else "") + ")")
-    print(f"\n{result.method.label} on {len(result.vocabulary)} {result.features} items"
-          f"{setting}; leave-one-out accuracy on the {len(result.known_table)} known texts: "
-          f"{result.loo_accuracy:.1%}")
+    print()
+    for line in result.summary_lines():
+        print(line)
     return 0
 
 
