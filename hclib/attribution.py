@@ -224,7 +224,7 @@ class Attribution:
     def _verdicts(self, d: pd.DataFrame, r: pd.DataFrame | None,
                   evidence: pd.DataFrame) -> pd.DataFrame:
         out = self._base(d, r, evidence)
-        out["confidence"] = self._confidence(out)
+        out["confidence"] = np.where(out["in_vocabulary"] > 0, self._confidence(out), np.nan)
         status = np.full(len(out), "attributed", dtype=object)
         if self.reject is not None:
             if self.reject_by == "confidence":
@@ -233,7 +233,8 @@ class Attribution:
                 far = out["rank_score"].to_numpy() > self.reject
             status[far] = "rejected"
         status[out.pop("_tie").to_numpy()] = "tie"
-        status[out["in_vocabulary"].to_numpy() < self.min_tokens] = "insufficient evidence"
+        floor = max(self.min_tokens, 1)  # a text with no token in the vocabulary: always
+        status[out["in_vocabulary"].to_numpy() < floor] = "insufficient evidence"
         answer = {"rejected": UNK, "tie": TIE, "insufficient evidence": INSUFFICIENT}
         for s, marker in answer.items():
             out.loc[status == s, "author"] = marker

@@ -19,7 +19,9 @@ verdict is the logistic model
     c = \sigma\Big(\beta_0 + \sum_k \beta_k \frac{z_k - \bar z_k}{\mathrm{sd}(z_k)}\Big),
     \qquad \sigma(t) = \frac{1}{1 + e^{-t}},
 
-fitted by maximum likelihood on the known texts' verdicts (right = 1, wrong = 0) with two
+fitted by maximum likelihood on the known texts' verdicts (right = 1, wrong = 0), with the
+signs of the slopes fixed (:math:`\beta_1, \beta_2 \ge 0`, :math:`\beta_3 \le 0`: more margin or
+evidence never lowers the confidence, a larger rank score never raises it) and two
 regularisers that keep it finite when every known verdict is right (or wrong): a ridge penalty
 :math:`\tfrac{\lambda}{2}\sum_{k \ge 1} \beta_k^2` (:math:`\lambda = 1`) and one pseudo-text
 at the mean features counted half right and half wrong. So with :math:`n` known verdicts all
@@ -99,7 +101,10 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
         grad = x.T @ (w * (expit(t) - yy)) + penalty * beta
         return nll + 0.5 * np.sum(penalty * beta**2), grad
 
-    beta = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
+    # monotone: more margin or evidence never lowers the confidence, a larger rank score
+    # never raises it
+    bounds = [(None, None), (0.0, None), (0.0, None), (None, 0.0)][: x.shape[1]]
+    beta = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B", bounds=bounds).x
     return ConfidenceModel(beta, mean, scale, float(margin_scale), len(y))
 
 
