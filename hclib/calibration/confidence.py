@@ -19,7 +19,9 @@ verdict is the logistic model
     c = \sigma\Big(\beta_0 + \sum_k \beta_k \frac{z_k - \bar z_k}{\mathrm{sd}(z_k)}\Big),
     \qquad \sigma(t) = \frac{1}{1 + e^{-t}},
 
-fitted by maximum likelihood on the known texts' verdicts (right = 1, wrong = 0), with the
+where :math:`\mathrm{sd}(z_2)` is at least 1 (known texts of about one length do not
+make a slope that explodes on a short text), fitted by maximum likelihood on the known
+texts' verdicts (right = 1, wrong = 0), with the
 signs of the slopes fixed (:math:`\beta_1, \beta_2 \ge 0`, :math:`\beta_3 \le 0`: more margin or
 evidence never lowers the confidence, a larger rank score never raises it) and two
 regularisers that keep it finite when every known verdict is right (or wrong): a ridge penalty
@@ -86,7 +88,10 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
         raise ValueError("correct must hold 0/1 (False/True) values")
     mean = z.mean(axis=0)
     scale = z.std(axis=0)
-    scale = np.where(scale > 0, scale, 1.0)
+    # evidence is in natural-log units at least: known texts of one length must not make a
+    # slope that explodes on a short text
+    floor = np.array([1e-9, 1.0, 1e-9])[: z.shape[1]]
+    scale = np.maximum(scale, floor)
     x = np.column_stack([np.ones(len(y)), (z - mean) / scale])
     # the pseudo-text: mean features (0 after standardising), weight 1/2 right, 1/2 wrong
     x = np.vstack([x, np.eye(1, x.shape[1])])
