@@ -174,6 +174,8 @@ class Attribution:
         by = self.reject_by if by is None else _check_reject_by(by)
         if level is not None and by == "rank" and self.ranks is None:
             raise ValueError(_single_text_message(self._known_labels))
+        if level is not None and by == "confidence" and self.confidence_model is None:
+            raise ValueError(_no_confidence_message(self.min_tokens))
         return replace(self, reject=_check_level(level), reject_by=by)
 
     # ---- verdicts
@@ -670,7 +672,16 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         tokens=evidence.iloc[n_known:], known_tokens=evidence.iloc[:n_known],
         min_tokens=min_tokens, reject_by=reject_by, known_groups=list(known.groups),
     )
-    return replace(result, confidence_model=_fit_confidence(result))
+    model = _fit_confidence(result)
+    if model is None and reject is not None and reject_by == "confidence":
+        raise ValueError(_no_confidence_message(min_tokens))
+    return replace(result, confidence_model=model)
+
+
+def _no_confidence_message(min_tokens: int) -> str:
+    return ("no known text could be attributed leave-one-out with at least "
+            f"min_tokens = {min_tokens} tokens inside the vocabulary, so there is no "
+            "confidence model: reject_by='confidence' needs one")
 
 
 def _fit_confidence(result: Attribution) -> ConfidenceModel | None:

@@ -191,6 +191,8 @@ def test_groups_errors(problem) -> None:
     res = hclib.attribute(known, unknown, vocabulary=60, groups=one_work)
     assert len(res.known_table) == 0 and res.ranks is None  # nothing can be left out
     assert "no known text could be left out" in str(res.accuracy)
+    with pytest.raises(ValueError, match="no confidence model"):
+        res.with_reject(0.5, by="confidence")
     with pytest.raises(ValueError, match="single group"):
         hclib.attribute(known, unknown, vocabulary=60, groups=one_work, rule="rank")
 
@@ -230,7 +232,10 @@ def test_confidence_recovers_a_known_probability() -> None:
     p = expit(true_beta[0] + zs @ true_beta[1:])
     y = rng.uniform(size=n) < p
     model = fit_confidence(z, y)
-    np.testing.assert_allclose(model.coef, true_beta, atol=0.1)
+    # slopes per raw unit of each feature (the model standardises by sd, evidence by >= 1)
+    np.testing.assert_allclose(model.coef[1:] / model.scale, true_beta[1:] / z.std(0),
+                               rtol=0.1)
+    assert model.coef[0] == pytest.approx(true_beta[0], abs=0.1)
     assert np.abs(model.predict(z) - p).max() < 0.05
     assert expected_calibration_error(model.predict(z), y) < 0.02
     # a constant confidence far from the truth is badly calibrated
