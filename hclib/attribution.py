@@ -7,23 +7,36 @@ and returns an :class:`Attribution`:
    ``"words"``);
 2. the vocabulary is the ``N`` most frequent items of the *known* texts (ties alphabetically;
    ``N`` defaults to the method's :attr:`~hclib.methods.Method.n_words`), or a list you give;
-3. the method of the registry (:mod:`hclib.methods`, default HC†) scores every text against
-   every candidate: the (texts × candidates) discrepancy table, smaller = closer. Every known
-   text is scored too, against its own author **leave-one-out**, which gives the
-   cross-validated accuracy :attr:`Attribution.loo_accuracy` and calibrates the next steps;
+3. the method of the registry (:mod:`hclib.methods`, default HC†; ``"auto"`` picks one of
+   :data:`AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
+   candidates) discrepancy table, smaller = closer. Every known text is scored too, against
+   its own author **without its group** (its work folder, or ``groups=``; a text alone when
+   ungrouped; :mod:`hclib.loo`), which gives the cross-validated :attr:`Attribution.accuracy`
+   (its kind, the number of texts and groups, a 95 % Wilson interval) and calibrates the
+   next steps;
 4. the rank-calibrated score (Kipnis, Section 2.2): the relative rank
    :math:`\hat r_{D|\mathcal{C}_a}` of the text's discrepancy among the leave-one-out
    discrepancies of :math:`a`'s own known texts (:func:`hclib.calibration.relative_ranks`);
 5. the verdict: rule ``"min"`` takes the candidate of smallest discrepancy, rule ``"rank"``
    the one of smallest :math:`\hat r` (ties by the discrepancy). The runner-up is the second
    by the same rule and the margin is their difference in the rule's units (discrepancy, or
-   :math:`\hat r`). Full ties go to the earlier candidate;
-6. open set: with ``reject=level`` a text is answered ``"<UNK>"`` (none of the candidates) when
-   its :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
+   :math:`\hat r`). Every verdict reports its evidence, ``tokens`` and ``in_vocabulary``, and
+   a ``status`` (:data:`STATUSES`): ``"insufficient evidence"`` when fewer than
+   ``min_tokens`` tokens are inside the vocabulary (author ``<insufficient evidence>``),
+   ``"tie"`` when the best two candidates score the same (author ``<tie>``, never silently
+   the first), ``"rejected"`` (step 6), else ``"attributed"``;
+6. the ``confidence`` of a verdict, the estimated probability that it is right: a logistic
+   model of margin, evidence and rank score fitted on the known texts' grouped
+   leave-one-out verdicts (:mod:`hclib.calibration.confidence`). Open set: with
+   ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
+   :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
    that author's corpus than a share ``level`` of the author's own known texts are
-   (leave-one-out; ties count against the text). With :math:`n` known texts an author's own
+   (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
-   :math:`n/(n+1)`: the resolution of the calibration is :math:`1/(n+1)`.
+   :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
+7. with ``compare=True`` (the command line: up to :data:`COMPARE_UP_TO` known texts) the
+   other configurations of :data:`AUTO_METHODS` are scored the same way, and
+   ``Attribution.advice`` says when one is clearly more accurate on the known texts.
 
 ``Attribution.explain`` names the words behind a verdict: the discriminating words
 :math:`W^\dagger` (Algorithm 1 of the paper) of the text against each of two corpora, each with
@@ -60,6 +73,7 @@ from .sources import KnownTexts, known_texts, read_folder, read_known_folder, un
 from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "RULES", "AUTO_METHODS",
+           "COMPARE_UP_TO",
            "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
            "read_known_folder"]
 

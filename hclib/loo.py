@@ -7,8 +7,7 @@ easily. With groups (a work folder ``KNOWN/AUTHOR/WORK/``, or ``groups=`` in
 group :math:`g` is scored against
 
 * corpus methods: :math:`\mathcal{C}_a - \sum_{j \in g} D_j` for its own author (the other
-  columns do not contain the text), computed batched by the method's
-  :attr:`~hclib.methods.Method.pair`;
+  columns do not contain the text), computed batched by the method's ``pair``;
 * k-NN: every known text except those of :math:`g`;
 * any other method (Delta): the method refitted on the known texts outside :math:`g`.
 
