@@ -537,6 +537,10 @@ def _single_text_message(labels: Sequence[Hashable]) -> str:
 #: accurate other families of the book's benchmarks.
 AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
     RECOMMENDED_HC, ("cosine_delta", "words"), ("g2", "words"), ("burrows_delta", "words"))))
+#: The confidence model also learns from excerpts of at most this many known texts, each
+#: thinned to one of these shares of its tokens (:func:`_excerpt_verdicts`).
+CALIBRATION_EXCERPTS = 300
+EXCERPT_SHARES: tuple[float, ...] = (1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32)
 #: ``compare=None`` compares the methods of :data:`AUTO_METHODS` on at most this many known
 #: texts (beyond it, pass ``compare=True``).
 COMPARE_UP_TO = 500
@@ -686,7 +690,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         tokens=evidence.iloc[n_known:], known_tokens=evidence.iloc[:n_known],
         min_tokens=min_tokens, reject_by=reject_by, known_groups=list(known.groups),
     )
-    model = _fit_confidence(result)
+    model = _fit_confidence(result, _excerpt_verdicts(result, m, groups, rows, options))
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens))
     return replace(result, confidence_model=model)
@@ -698,17 +702,58 @@ def _no_confidence_message(min_tokens: int) -> str:
             "confidence model: reject_by='confidence' needs one")
 
 
-def _fit_confidence(result: Attribution) -> ConfidenceModel | None:
-    """The confidence model of the known texts' (grouped) leave-one-out verdicts."""
+def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
+                      options: dict[str, Any]) -> pd.DataFrame | None:
+    """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
+    scored without their group: up to :data:`CALIBRATION_EXCERPTS` known texts (seeded), each
+    thinned to a share of its tokens drawn from :data:`EXCERPT_SHARES` (binomial thinning of
+    its counts: a random bag of its tokens). They teach the confidence what shorter texts
+    look like; known texts alone all have about one length."""
+    if not rows.size:
+        return None
+    rng = np.random.default_rng(0)
+    sample = rows if rows.size <= CALIBRATION_EXCERPTS else \
+        np.sort(rng.choice(rows, CALIBRATION_EXCERPTS, replace=False))
+    shares = rng.choice(EXCERPT_SHARES, size=sample.size)
+    thin = rng.binomial(result._known_counts[sample], shares[:, None])
+    keep = thin.sum(axis=1) > 0
+    sample, thin = sample[keep], thin[keep]
+    if not sample.size:
+        return None
+    labels = result._known_labels
+    table = grouped_loo_table(m, result._known_counts, labels, groups, sample, options,
+                              texts=thin)
+    names = [f"excerpt {i}" for i in range(sample.size)]
+    cands = result.candidates
+    ranks = None
+    if result.known_ranks is not None:
+        member = np.array([cands.index(a) for a in result.known_authors])
+        both = np.vstack([result.known_table.to_numpy(), table])
+        doc_author = np.concatenate([member, np.full(sample.size, -1)])
+        ranks = pd.DataFrame(relative_ranks(both, doc_author)[len(member):], index=names,
+                             columns=cands)
+    in_vocab = thin.sum(axis=1)
+    evidence = pd.DataFrame({"tokens": in_vocab, "in_vocabulary": in_vocab}, index=names)
+    base = result._base(pd.DataFrame(table, index=names, columns=cands), ranks, evidence)
+    return base.assign(true=[labels[i] for i in sample])
+
+
+def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
+                    ) -> ConfidenceModel | None:
+    """The confidence model of the known texts' (grouped) leave-one-out verdicts and of
+    the ``excerpts`` of them (:func:`_excerpt_verdicts`)."""
     if result.known_tokens is None or not len(result.known_table):
         return None
     evidence = result.known_tokens.loc[result.known_table.index]
     base = result._base(result.known_table, result.known_ranks, evidence)
-    use = (base["in_vocabulary"] >= result.min_tokens).to_numpy()
+    base = base.assign(true=result.known_authors)
+    if excerpts is not None:
+        base = pd.concat([base, excerpts])
+    use = (base["in_vocabulary"] >= max(result.min_tokens, 1)).to_numpy()
     if not use.any():
         return None
     base = base[use]
-    correct = (base["author"] == result.known_authors[use]) & ~base["_tie"]
+    correct = (base["author"] == base["true"]) & ~base["_tie"].astype(bool)
     margins = base["margin"].to_numpy()
     positive = margins[np.isfinite(margins) & (margins > 0)]
     scale = float(np.median(positive)) if positive.size else 1.0

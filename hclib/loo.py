@@ -38,21 +38,27 @@ def loo_rows(labels: Sequence[Hashable], groups: Sequence[Hashable]) -> np.ndarr
 
 def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashable],
                       groups: Sequence[Hashable], rows: np.ndarray,
-                      options: dict[str, Any]) -> np.ndarray:
-    """The (``rows`` × candidates) table of known texts ``rows``, each without its group."""
+                      options: dict[str, Any], texts: np.ndarray | None = None
+                      ) -> np.ndarray:
+    """The (``rows`` × candidates) table of known texts ``rows``, each without its group.
+
+    ``texts`` (one count row per entry of ``rows``) replaces the texts' own counts, e.g. by
+    an excerpt of each, still scored without the group of known text ``rows[i]``."""
     labels = list(labels)
     cands = candidates(labels)
     if rows.size == 0:
         return np.empty((0, len(cands)))
+    x = known[rows] if texts is None else np.asarray(texts)
     group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
     gid = np.array([group_ids[g] for g in groups])
     if method.corpus:
-        return _corpus_loo(method, known, labels, gid, rows, options, cands)
+        return _corpus_loo(method, known, labels, gid, rows, x, options, cands)
     if method.family == "nearest neighbours":
         from .matrix import discrepancy_matrix
 
-        d = discrepancy_matrix(known[rows], known, measure="cosine",
-                               n_jobs=options.get("n_jobs", 1), progress=False)
+        d = np.clip(discrepancy_matrix(x, known, measure="cosine",
+                                       n_jobs=options.get("n_jobs", 1), progress=False),
+                    0.0, 1.0)  # rounding can give -2e-16 for a text equal to a known one
         d[gid[rows][:, None] == gid[None, :]] = np.inf
         return knn_table(d, labels, options.get("k_neighbours", 5))
     out = np.empty((rows.size, len(cands)))
@@ -60,21 +66,21 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
         mine = gid[rows] == g
         keep = gid != g
         rest = [labels[j] for j in np.flatnonzero(keep)]
-        part = method.score(known[rows[mine]], known[keep], rest, **options)
+        part = method.score(x[mine], known[keep], rest, **options)
         order = [candidates(rest).index(c) for c in cands]
         out[mine] = part[:, order]
     return out
 
 
 def _corpus_loo(method: Method, known: np.ndarray, labels: list, gid: np.ndarray,
-                rows: np.ndarray, options: dict[str, Any], cands: list) -> np.ndarray:
-    table = method.score(known[rows], known, labels, **options)
+                rows: np.ndarray, x: np.ndarray, options: dict[str, Any], cands: list
+                ) -> np.ndarray:
+    table = method.score(x, known, labels, **options)
     author = np.array([cands.index(a) for a in labels])
     corpora = np.zeros((len(cands), known.shape[1]), dtype=known.dtype)
     np.add.at(corpora, author, known)
     group_totals = np.zeros((gid.max() + 1, known.shape[1]), dtype=known.dtype)
     np.add.at(group_totals, gid, known)
-    x = known[rows]
     own = corpora[author[rows]] - group_totals[gid[rows]]
     pvalue, min_count = options.get("pvalue", "distance"), options.get("min_count", 0)
     gamma = options.get("gamma", 0.25)

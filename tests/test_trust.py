@@ -265,6 +265,12 @@ def test_confidence_and_reject_by_confidence() -> None:
     assert ((unsure["author"] == UNK) == (unsure["status"] == "rejected")).all()
     payload = json.loads(res.to_json())
     assert payload["texts"][0]["confidence"] == pytest.approx(c.iloc[0])
+    # the model learns from excerpts of the known texts: less evidence, less confidence
+    texts = {n: unknown[n] for n in list(unknown)[:4]}
+    texts.update({f"{n} (30 words)": " ".join(t.split()[:30]) for n, t in texts.items()})
+    short = hclib.attribute(known, texts, vocabulary=60, min_tokens=0).confidence
+    assert (short.iloc[4:].to_numpy() < short.iloc[:4].to_numpy()).all()
+    assert res.confidence_model.n > len(res.known_table)  # known texts and their excerpts
     assert payload["accuracy"]["kind"] == "leave-one-out" and payload["accuracy"]["texts"] == 32
     with pytest.raises(ValueError, match="reject_by"):
         hclib.attribute(known, unknown, reject=0.5, reject_by="margin")
