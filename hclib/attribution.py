@@ -7,23 +7,36 @@ and returns an :class:`Attribution`:
    ``"words"``);
 2. the vocabulary is the ``N`` most frequent items of the *known* texts (ties alphabetically;
    ``N`` defaults to the method's :attr:`~hclib.methods.Method.n_words`), or a list you give;
-3. the method of the registry (:mod:`hclib.methods`, default HC†) scores every text against
-   every candidate: the (texts × candidates) discrepancy table, smaller = closer. Every known
-   text is scored too, against its own author **leave-one-out**, which gives the
-   cross-validated accuracy :attr:`Attribution.loo_accuracy` and calibrates the next steps;
+3. the method of the registry (:mod:`hclib.methods`, default HC†; ``"auto"`` picks one of
+   :data:`AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
+   candidates) discrepancy table, smaller = closer. Every known text is scored too, against
+   its own author **without its group** (its work folder, or ``groups=``; a text alone when
+   ungrouped; :mod:`hclib.loo`), which gives the cross-validated :attr:`Attribution.accuracy`
+   (its kind, the number of texts and groups, a 95 % Wilson interval) and calibrates the
+   next steps;
 4. the rank-calibrated score (Kipnis, Section 2.2): the relative rank
    :math:`\hat r_{D|\mathcal{C}_a}` of the text's discrepancy among the leave-one-out
    discrepancies of :math:`a`'s own known texts (:func:`hclib.calibration.relative_ranks`);
 5. the verdict: rule ``"min"`` takes the candidate of smallest discrepancy, rule ``"rank"``
    the one of smallest :math:`\hat r` (ties by the discrepancy). The runner-up is the second
    by the same rule and the margin is their difference in the rule's units (discrepancy, or
-   :math:`\hat r`). Full ties go to the earlier candidate;
-6. open set: with ``reject=level`` a text is answered ``"<UNK>"`` (none of the candidates) when
-   its :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
+   :math:`\hat r`). Every verdict reports its evidence, ``tokens`` and ``in_vocabulary``, and
+   a ``status`` (:data:`STATUSES`): ``"insufficient evidence"`` when fewer than
+   ``min_tokens`` tokens are inside the vocabulary (author ``<insufficient evidence>``),
+   ``"tie"`` when the best two candidates score the same (author ``<tie>``, never silently
+   the first), ``"rejected"`` (step 6), else ``"attributed"``;
+6. the ``confidence`` of a verdict, the estimated probability that it is right: a logistic
+   model of margin, evidence and rank score fitted on the known texts' grouped
+   leave-one-out verdicts (:mod:`hclib.calibration.confidence`). Open set: with
+   ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
+   :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
    that author's corpus than a share ``level`` of the author's own known texts are
-   (leave-one-out; ties count against the text). With :math:`n` known texts an author's own
+   (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
-   :math:`n/(n+1)`: the resolution of the calibration is :math:`1/(n+1)`.
+   :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
+7. with ``compare=True`` (the command line: up to :data:`COMPARE_UP_TO` known texts) the
+   other configurations of :data:`AUTO_METHODS` are scored the same way, and
+   ``Attribution.advice`` says when one is clearly more accurate on the known texts.
 
 ``Attribution.explain`` names the words behind a verdict: the discriminating words
 :math:`W^\dagger` (Algorithm 1 of the paper) of the text against each of two corpora, each with
@@ -40,7 +53,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -48,16 +61,21 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .calibration import relative_ranks
+from ._checks import check_positive_int
+from .calibration import (ConfidenceModel, confidence_features, fit_confidence, relative_ranks,
+                          wilson_interval)
 from .discrepancy import hc_discrepancy
 from .features import Features, parse_features
-from .matrix import corpus_counts
-from .methods import Method, get
+from .loo import grouped_loo_table, loo_rows
+from .methods import RECOMMENDED_HC, Method, get
 from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
-from .sources import known_texts, read_folder, read_known_folder, unknown_texts
+from .sources import KnownTexts, known_texts, read_folder, read_known_folder, unknown_texts
 from .text import count_matrix, most_frequent
 
-__all__ = ["UNK", "RULES", "Attribution", "attribute", "read_folder", "read_known_folder"]
+__all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "RULES", "AUTO_METHODS",
+           "COMPARE_UP_TO",
+           "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
+           "read_known_folder"]
 
 #: The answer "none of the candidates" (PAN's format).
 UNK = "<UNK>"
@@ -66,28 +84,71 @@ RULES: tuple[str, ...] = ("min", "rank")
 
 # ------------------------------------------------------------------ the result
 
+#: The statuses of a verdict, in the ``status`` column of :attr:`Attribution.verdicts`.
+STATUSES: tuple[str, ...] = ("attributed", "rejected", "tie", "insufficient evidence")
+#: What the ``author`` column holds for a tie and for a text with too little evidence.
+TIE = "<tie>"
+INSUFFICIENT = "<insufficient evidence>"
+#: Default evidence floor: a text with fewer tokens inside the vocabulary gets the status
+#: "insufficient evidence" (the accuracy-versus-length curve of the chapter "Attribute your
+#: own texts" is behind this value).
+MIN_TOKENS = 200
+_TIE_RTOL = 1e-12
+
 
 @dataclass(frozen=True)
 class Explanation:
-    """What ``Attribution.explain`` returns: the words and the two HC values."""
+    """What ``Attribution.explain`` returns: the words, the two HC values and a ``note``
+    (non-empty when the text has too little evidence to explain)."""
 
     text: str
     authors: tuple[Hashable, Hashable]
     hc: tuple[float, float]
     words: pd.DataFrame
+    note: str = ""
 
     def _repr_html_(self) -> str:  # pragma: no cover - notebook display
-        return self.words._repr_html_()
+        return self.words._repr_html_() if not self.note else f"<p>{self.note}</p>"
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """An accuracy on the known texts: ``right`` of ``n`` texts (in ``groups`` groups), of
+    ``kind`` "grouped leave-one-out" or "leave-one-out", with its 95 % Wilson interval.
+
+    The interval treats the ``n`` verdicts as independent; texts of one group are not, so it
+    is too narrow when a few groups hold many texts."""
+
+    kind: str
+    right: int
+    n: int
+    groups: int
+    low: float
+    high: float
+
+    @property
+    def value(self) -> float:
+        return self.right / self.n if self.n else float("nan")
+
+    def __str__(self) -> str:
+        if not self.n:
+            return f"{self.kind} accuracy: no known text could be left out"
+        where = (f"{self.n} known texts" if self.groups == self.n
+                 else f"{self.n} known texts in {self.groups} groups")
+        return (f"{self.kind} accuracy on {where}: {self.value:.1%} "
+                f"(95% interval {self.low:.1%}–{self.high:.1%})")
 
 
 @dataclass(frozen=True, eq=False)
 class Attribution:
     """The result of :func:`attribute` (see the module docstring for every quantity).
 
-    ``table`` is the (texts × candidates) discrepancy table of the texts to attribute and
-    ``known_table`` that of the known texts (leave-one-out for their own author; only texts of
-    authors with at least two known texts). ``ranks`` and ``known_ranks`` hold the relative
-    ranks :math:`\\hat r` (``None`` when an author has a single known text).
+    ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for
+    a text with no token inside the vocabulary) and ``known_table`` that of the known texts,
+    each scored without its group (grouped leave-one-out, :mod:`hclib.loo`; only texts of
+    authors with at least two groups). ``ranks`` and ``known_ranks`` hold the relative ranks
+    :math:`\\hat r` (``None`` when an author has a single known text). ``tokens`` and
+    ``known_tokens`` count each text's tokens, all and inside the vocabulary.
     """
 
     method: Method
@@ -108,17 +169,28 @@ class Attribution:
     _known_labels: list[Hashable] = field(repr=False)
     protocol: Protocol | None = None
     names_source: str = "none"
+    tokens: pd.DataFrame | None = None
+    known_tokens: pd.DataFrame | None = None
+    min_tokens: int = MIN_TOKENS
+    reject_by: str = "rank"
+    known_groups: list[tuple[Hashable, Hashable]] | None = None
+    confidence_model: ConfidenceModel | None = field(default=None, repr=False)
+    method_scores: pd.DataFrame | None = None
+    advice: str | None = None
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
         return {} if self.protocol is None else self.protocol.score_options
 
-    def with_reject(self, level: float | None) -> "Attribution":
-        """The same attribution with another ``reject`` level (``None``: closed set); nothing is
-        recomputed."""
-        if level is not None and self.ranks is None:
+    def with_reject(self, level: float | None, by: str | None = None) -> "Attribution":
+        """The same attribution with another ``reject`` level (``None``: closed set) and
+        ``reject_by`` (default: unchanged); nothing is recomputed."""
+        by = self.reject_by if by is None else _check_reject_by(by)
+        if level is not None and by == "rank" and self.ranks is None:
             raise ValueError(_single_text_message(self._known_labels))
-        return replace(self, reject=_check_level(level))
+        if level is not None and by == "confidence" and self.confidence_model is None:
+            raise ValueError(_no_confidence_message(self.min_tokens))
+        return replace(self, reject=_check_level(level), reject_by=by)
 
     # ---- verdicts
 
@@ -130,32 +202,73 @@ class Attribution:
                                r.to_numpy()), axis=1)
         return np.argsort(d.to_numpy(), axis=1, kind="stable")
 
-    def _verdicts(self, d: pd.DataFrame, r: pd.DataFrame | None) -> pd.DataFrame:
+    def _base(self, d: pd.DataFrame, r: pd.DataFrame | None,
+              evidence: pd.DataFrame) -> pd.DataFrame:
+        """Best candidate, runner-up, margin, discrepancy, rank score, evidence and tie of
+        every row (no status, no confidence)."""
         order = self._order(d, r)
         cands = np.asarray(self.candidates, dtype=object)
         best, second = order[:, 0], order[:, 1]
         rows = np.arange(len(d))
+        dv = d.to_numpy()
         units = (r if self.rule == "rank" else d).to_numpy()
+        tie = np.isclose(dv[rows, second], dv[rows, best], rtol=_TIE_RTOL, atol=0.0)
+        if self.rule == "rank":
+            assert r is not None
+            tie &= units[rows, second] == units[rows, best]
         out = pd.DataFrame({
             "author": cands[best],
             "runner_up": cands[second],
             "margin": units[rows, second] - units[rows, best],
-            "discrepancy": d.to_numpy()[rows, best],
+            "discrepancy": dv[rows, best],
         }, index=d.index)
         if r is not None:
             out["rank_score"] = r.to_numpy()[rows, best]
-            if self.reject is not None:
-                out.loc[out["rank_score"] > self.reject, "author"] = UNK
+        out["tokens"] = evidence["tokens"].to_numpy()
+        out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
+        out["_tie"] = tie
+        return out
+
+    def _confidence(self, base: pd.DataFrame) -> np.ndarray:
+        if self.confidence_model is None:
+            return np.full(len(base), np.nan)
+        z = confidence_features(base["margin"], base["in_vocabulary"],
+                                base["rank_score"] if "rank_score" in base else None,
+                                self.confidence_model.margin_scale)
+        return self.confidence_model.predict(z)
+
+    def _verdicts(self, d: pd.DataFrame, r: pd.DataFrame | None,
+                  evidence: pd.DataFrame) -> pd.DataFrame:
+        out = self._base(d, r, evidence)
+        out["confidence"] = np.where(out["in_vocabulary"] > 0, self._confidence(out), np.nan)
+        status = np.full(len(out), "attributed", dtype=object)
+        if self.reject is not None:
+            if self.reject_by == "confidence":
+                far = out["confidence"].to_numpy() < self.reject
+            else:
+                far = out["rank_score"].to_numpy() > self.reject
+            status[far] = "rejected"
+        status[out.pop("_tie").to_numpy()] = "tie"
+        floor = max(self.min_tokens, 1)  # a text with no token in the vocabulary: always
+        status[out["in_vocabulary"].to_numpy() < floor] = "insufficient evidence"
+        answer = {"rejected": UNK, "tie": TIE, "insufficient evidence": INSUFFICIENT}
+        for s, marker in answer.items():
+            out.loc[status == s, "author"] = marker
+        out["status"] = status
         return out
 
     @property
     def verdicts(self) -> pd.DataFrame:
-        """One row per text, with author (or ``<UNK>``), runner-up, margin, discrepancy, rank score."""
-        return self._verdicts(self.table, self.ranks)
+        """One row per text: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient
+        evidence>``), runner-up, margin, discrepancy, rank score, confidence, tokens, tokens
+        inside the vocabulary, and status (:data:`STATUSES`)."""
+        assert self.tokens is not None
+        return self._verdicts(self.table, self.ranks, self.tokens)
 
     @property
     def prediction(self) -> pd.Series:
-        """The attributed author of every text (``<UNK>`` where rejected)."""
+        """The answer for every text: an author, or ``<UNK>``, ``<tie>``, ``<insufficient
+        evidence>`` (:attr:`verdicts`)."""
         return self.verdicts["author"]
 
     @property
@@ -167,6 +280,12 @@ class Attribution:
         return self.verdicts["margin"]
 
     @property
+    def confidence(self) -> pd.Series:
+        """The estimated probability that each verdict's best candidate is right
+        (:mod:`hclib.calibration.confidence`)."""
+        return self.verdicts["confidence"]
+
+    @property
     def score(self) -> pd.Series:
         """The rank-calibrated score :math:`\\hat r` of the best candidate of every text."""
         if self.ranks is None:
@@ -175,15 +294,60 @@ class Attribution:
 
     @property
     def known_verdicts(self) -> pd.DataFrame:
-        """:attr:`verdicts` of the known texts, each scored leave-one-out, with ``true`` author."""
-        out = self._verdicts(self.known_table, self.known_ranks)
+        """:attr:`verdicts` of the known texts, each scored without its group, with ``true``
+        author."""
+        assert self.known_tokens is not None
+        evidence = self.known_tokens.loc[self.known_table.index]
+        out = self._verdicts(self.known_table, self.known_ranks, evidence)
         return out.assign(true=self.known_authors)
 
     @property
-    def loo_accuracy(self) -> float:
-        """Leave-one-out accuracy on the known texts (by the rule; a rejection is an error)."""
+    def grouped(self) -> bool:
+        """True when some group of known texts holds more than one text."""
+        groups = self.known_groups or []
+        return len(set(groups)) < len(groups)
+
+    @property
+    def accuracy(self) -> Accuracy:
+        """The (grouped) leave-one-out accuracy of the known texts, with its interval (a
+        rejection, a tie or too little evidence counts as an error)."""
         v = self.known_verdicts
-        return float((v["author"] == v["true"]).mean())
+        right = int((v["author"] == v["true"]).sum())
+        low, high = wilson_interval(right, len(v))
+        groups = self.known_groups or []
+        index = self._known_index
+        n_groups = len({groups[index[name]] for name in v.index}) if groups else len(v)
+        kind = "grouped leave-one-out" if self.grouped else "leave-one-out"
+        return Accuracy(kind, right, len(v), n_groups, low, high)
+
+    @property
+    def loo_accuracy(self) -> float:
+        """Leave-one-out accuracy on the known texts (grouped when the texts are grouped; by
+        the rule; a rejection, a tie or too little evidence is an error)."""
+        return self.accuracy.value
+
+    def summary_lines(self) -> list[str]:
+        """What the command line prints under the table: the setting, the accuracy, the
+        methods compared by ``method="auto"`` and the advice about another method."""
+        setting = "" if self.protocol is None else (
+            f" (protocol {self.protocol.name}"
+            + (f"; names kept out of the vocabulary: {self.names_source}"
+               if self.names_source != "none" else "") + ")")
+        lines = [f"{self.method.label}, features {self.features}, a vocabulary of "
+                 f"{len(self.vocabulary)} items{setting}", str(self.accuracy)]
+        if self.method_scores is not None:
+            lines.append("method=auto compared (grouped leave-one-out accuracy on the known "
+                         "texts): " + "; ".join(
+                             f"{row.method} on {row.features} {row.accuracy:.1%}"
+                             + (" (chosen)" if row.chosen else "")
+                             for row in self.method_scores.itertuples()))
+        if self.advice:
+            lines.append(self.advice)
+        floor = int((self.verdicts["status"] == "insufficient evidence").sum())
+        if floor:
+            lines.append(f"{floor} text(s) have fewer than {self.min_tokens} tokens inside the "
+                         "vocabulary: insufficient evidence, no author given")
+        return lines
 
     # ---- explanation
 
@@ -206,24 +370,26 @@ class Attribution:
         r"""The discriminating words of ``text`` against the corpora of two authors.
 
         ``text`` is a name or position of a text to attribute, or a known text's name
-        (``author/file``, compared leave-one-out with its own corpus). The authors default to
-        the text's best candidate and runner-up. For each author :math:`a`, the words of
-        :math:`W^\dagger(D, \mathcal{C}_a)` (HC†, or HC* for ``hc_star``, with this
-        :math:`\gamma_0`), and for every word in either set: the text's count, each corpus's
-        count, the count expected in the text under the binomial allocation,
-        :math:`E_a = n_w p_w` with :math:`n_w = x_w + c_{a,w}` and
-        :math:`p_w = (T_D - x_w)/(T_D + T_a - n_w)` (as in :func:`hclib.allocation_pvalues`),
-        the P-value :math:`\pi(w|D,
-        \mathcal{C}_a)`, whether it is in each :math:`W^\dagger`, and ``leans_to``: the author
-        whose corpus makes the text's count the less surprising (larger P-value). Sorted by
-        the smaller P-value.
+        (``author/file``, compared with its own author's corpus without its group). The
+        authors default to the text's best candidate and runner-up. For each author
+        :math:`a`, the words of :math:`W^\dagger(D, \mathcal{C}_a)` that HC selected (HC†, or
+        HC* for ``hc_star``, with this :math:`\gamma_0`; a word whose P-value is 1 carries no
+        evidence and is left out), and for every word in either set: the text's count,
+        ``absent`` (the word does not occur in the text), each corpus's count, the count
+        expected in the text under the binomial allocation, :math:`E_a = n_w p_w` with
+        :math:`n_w = x_w + c_{a,w}` and :math:`p_w = (T_D - x_w)/(T_D + T_a - n_w)` (as in
+        :func:`hclib.allocation_pvalues`), the P-value :math:`\pi(w|D, \mathcal{C}_a)`,
+        whether it is in each :math:`W^\dagger`, and ``leans_to``: the author whose corpus
+        makes the text's count the less surprising (larger P-value). Sorted by the smaller
+        P-value. A text with fewer than ``min_tokens`` tokens inside the vocabulary is not
+        explained: the words are empty and ``note`` says why.
         """
         name, x, own, row = self._counts_of(text)
         if author_a is None or author_b is None:  # best and runner-up by the rule (no reject)
             if own is None:
                 d, r = self.table.loc[[name]], self.ranks
             elif name not in self.known_table.index:
-                raise ValueError(f"known text {name!r} is its author's only text: it has no "
+                raise ValueError(f"known text {name!r} is its author's only group: it has no "
                                  "leave-one-out comparison to explain")
             else:
                 d, r = self.known_table.loc[[name]], self.known_ranks
@@ -235,22 +401,27 @@ class Attribution:
                 raise ValueError(f"{a!r} is not a candidate; candidates are {self.candidates}")
         if author_a == author_b:
             raise ValueError(f"explain needs two different authors, got {author_a!r} twice")
-        variant = "star" if self.method.name == "hc_star" else "dagger"
-        cols: dict[str, Any] = {"word": self.vocabulary, "count": x}
-        hcs, pvs, masks = [], [], []
         total = x.sum()
+        if total < self.min_tokens:
+            note = (f"{name}: {int(total)} tokens inside the vocabulary, fewer than "
+                    f"min_tokens = {self.min_tokens}: too little evidence to explain")
+            empty = pd.DataFrame(columns=["word", "count", "absent", "leans_to"])
+            return Explanation(name, (author_a, author_b), (math.nan, math.nan), empty, note)
+        variant = "star" if self.method.name == "hc_star" else "dagger"
+        cols: dict[str, Any] = {"word": self.vocabulary, "count": x, "absent": x == 0}
+        hcs, pvs, masks = [], [], []
         for a in (author_a, author_b):
             corpus = self._corpus(a, row if own == a else -1)
             res = hc_discrepancy(x, corpus, gamma=self.gamma, variant=variant,
                                  **self._pvalue_options)
             hcs.append(float(res.hc))
             pvs.append(res.pvalues)
-            masks.append(res.mask)
+            masks.append(res.mask & (res.pvalues < 1.0))
             cols[f"count {a}"] = corpus
             n = x + corpus  # the allocation's p: the share of the text among the other words
             cols[f"expected {a}"] = n * (total - x) / (total + corpus.sum() - n)
             cols[f"P-value {a}"] = res.pvalues
-            cols[f"in W† {a}"] = res.mask
+            cols[f"in W† {a}"] = masks[-1]
         frame = pd.DataFrame(cols)
         frame["leans_to"] = np.where(pvs[0] >= pvs[1], author_a, author_b)
         keep = masks[0] | masks[1]
@@ -260,9 +431,12 @@ class Attribution:
         return Explanation(name, (author_a, author_b), (hcs[0], hcs[1]), words)
 
     def _corpus(self, author: Hashable, leave_out: int) -> np.ndarray:
+        """The corpus of ``author``, without the group of known text ``leave_out`` (if ≥ 0)."""
         mine = np.array([lab == author for lab in self._known_labels])
-        corpus = self._known_counts[mine].sum(axis=0)
-        return corpus - self._known_counts[leave_out] if leave_out >= 0 else corpus
+        if leave_out >= 0:
+            groups = self.known_groups or [(a, i) for i, a in enumerate(self._known_labels)]
+            mine &= np.array([g != groups[leave_out] for g in groups])
+        return self._known_counts[mine].sum(axis=0)
 
     def plot_explanation(self, text: str | int, author_a: Hashable | None = None,
                          author_b: Hashable | None = None, *, top: int = 20, ax: Any = None):
@@ -274,6 +448,8 @@ class Attribution:
         from .plotting import author_color
 
         ex = self.explain(text, author_a, author_b)
+        if ex.note:
+            raise ValueError(ex.note)
         rows = ex.words.head(top).iloc[::-1]
         if ax is None:
             _, ax = plt.subplots(figsize=(6.4, 0.28 * len(rows) + 1.4))
@@ -302,6 +478,8 @@ class Attribution:
                   ncol=3, fontsize=8)
         return ax
 
+
+
     # ---- export
 
     def to_frame(self) -> pd.DataFrame:
@@ -310,7 +488,8 @@ class Attribution:
         return pd.concat([self.verdicts, d], axis=1).rename_axis("text")
 
     def to_json(self, **kwargs: Any) -> str:
-        """The settings, LOO accuracy and every text's verdict and discrepancies, as JSON."""
+        """The settings, the accuracy on the known texts and every text's verdict and
+        discrepancies, as JSON."""
         def num(v: Any) -> Any:
             v = v.item() if hasattr(v, "item") else v
             return None if isinstance(v, float) and not math.isfinite(v) else v
@@ -321,25 +500,50 @@ class Attribution:
             entry = {"text": str(name), **{k: num(v) for k, v in row.items()}}
             entry["discrepancies"] = {str(c): num(v) for c, v in self.table.loc[name].items()}
             texts.append(entry)
+        acc = self.accuracy
         payload = {
             "method": self.method.name, "features": str(self.features),
             "vocabulary_size": len(self.vocabulary), "rule": self.rule, "reject": self.reject,
+            "reject_by": self.reject_by, "min_tokens": self.min_tokens,
             "gamma": self.gamma, "candidates": [str(c) for c in self.candidates],
             "protocol": None if self.protocol is None else self.protocol.name,
             "names_source": self.names_source,
-            "loo_accuracy": num(self.loo_accuracy), "texts": texts,
+            "loo_accuracy": num(self.loo_accuracy),
+            "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
+                         "texts": acc.n, "groups": acc.groups, "low": num(acc.low),
+                         "high": num(acc.high)},
+            "methods_compared": None if self.method_scores is None else [
+                {k: num(v) for k, v in row.items()}
+                for row in self.method_scores.to_dict("records")],
+            "advice": self.advice,
+            "texts": texts,
         }
         return json.dumps(payload, ensure_ascii=False, **kwargs)
 
 
 def _single_text_message(labels: Sequence[Hashable]) -> str:
     lone = [a for a in dict.fromkeys(labels) if list(labels).count(a) < 2]
-    return (f"author(s) {lone} have a single known text, so there are no leave-one-out "
-            "discrepancies to calibrate against: the rank rule, the rank score and reject= "
-            "need at least two known texts per author")
+    which = f"author(s) {lone} have a single known text" if lone else \
+        "some author's known texts form a single group"
+    return (f"{which}, so there are no leave-one-out discrepancies to calibrate against: the "
+            "rank rule, the rank score and reject= by rank need at least two known texts "
+            "(two groups) per author")
 
 
 # ------------------------------------------------------------------ the call
+
+#: The configurations that ``method="auto"`` compares, as (method name, feature spec), in
+#: order (a tie in accuracy goes to the earlier one): the recommended HC, then the most
+#: accurate other families of the book's benchmarks.
+AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
+    RECOMMENDED_HC, ("cosine_delta", "words"), ("g2", "words"), ("burrows_delta", "words"))))
+#: The confidence model also learns from excerpts of at most this many known texts, each
+#: thinned to one of these shares of its tokens (:func:`_excerpt_verdicts`).
+CALIBRATION_EXCERPTS = 300
+EXCERPT_SHARES: tuple[float, ...] = (1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32)
+#: ``compare=None`` compares the methods of :data:`AUTO_METHODS` on at most this many known
+#: texts (beyond it, pass ``compare=True``).
+COMPARE_UP_TO = 500
 
 
 def _check_level(level: Any) -> float | None:
@@ -349,6 +553,18 @@ def _check_level(level: Any) -> float | None:
             or not 0 < level < 1:
         raise ValueError(f"reject must be a level strictly between 0 and 1, got {level!r}")
     return float(level)
+
+
+def _check_reject_by(by: Any) -> str:
+    if by not in ("rank", "confidence"):
+        raise ValueError(f"reject_by must be 'rank' or 'confidence', got {by!r}")
+    return str(by)
+
+
+def _check_min_tokens(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"min_tokens must be a non-negative integer, got {n!r}")
+    return int(n)
 
 
 def _vocabulary(vocabulary: Any, known_items: list[list[str]], method: Method) -> list[str]:
@@ -367,6 +583,209 @@ def _vocabulary(vocabulary: Any, known_items: list[list[str]], method: Method) -
     return vocab
 
 
+@dataclass
+class _Problem:
+    """The texts of one call, read once; tokenised once per feature set."""
+
+    known: KnownTexts
+    names: list[str]
+    texts: list[str]
+    progress: bool | None
+    items: dict[str, list[list[str]]] = field(default_factory=dict)
+
+    def which(self, i: int) -> str:
+        n = len(self.known.texts)
+        return f"known text {self.known.names[i]!r}" if i < n else \
+            f"text {self.names[i - n]!r}"
+
+    def tokens(self, feats: Features, proto: Protocol | None,
+               cache: TokenCache | None) -> list[list[str]]:
+        key = str(feats) if proto is None else f"protocol {proto.name}"
+        if key in self.items:
+            return self.items[key]
+        out = []
+        n_known = len(self.known.texts)
+        for i, text in enumerate(tqdm([*self.known.texts, *self.texts], desc="tokenising",
+                                      unit="text", delay=0 if self.progress else 2.0,
+                                      disable=self.progress is False)):
+            if cache is not None:
+                try:
+                    doc = cache.protocol_tokens([text], proto)[0]
+                except ValueError as exc:
+                    raise ValueError(f"{self.which(i)}: {exc}") from None
+            else:
+                doc = feats.items(text)
+            if not doc and i < n_known:
+                raise ValueError(f"{self.which(i)} is empty after tokenisation "
+                                 f"(features {str(feats)!r})")
+            out.append(doc)
+        self.items[key] = out
+        return out
+
+
+def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
+         vocabulary: Any, gamma: float, rule: str, reject: float | None, reject_by: str,
+         min_tokens: int, options: dict[str, Any]) -> Attribution:
+    """One method on one feature set: tables, grouped leave-one-out, ranks, confidence."""
+    known = problem.known
+    labels, n_known = known.authors, len(known.texts)
+    cache = TokenCache() if proto is not None else None
+    items = problem.tokens(feats, proto, cache)
+    names_source = "none"
+    if proto is not None:
+        assert cache is not None
+        ignored: set[str] | frozenset[str] = frozenset()
+        if proto.names == "list":
+            ignored, names_source = ignored_words(known.texts, cache)
+        vocab, known_part, unknown_part = protocol_tables(items[:n_known], items[n_known:],
+                                                          proto, ignored)
+        counts = np.vstack([known_part, unknown_part])
+    else:
+        vocab = _vocabulary(vocabulary, items[:n_known], m)
+        nonempty = [i for i, doc in enumerate(items) if doc]  # an empty text counts zeros
+        part = count_matrix([items[i] for i in nonempty], vocab)
+        counts = np.zeros((len(items), len(vocab)), dtype=part.dtype)
+        counts[nonempty] = part
+    in_vocab = counts.sum(axis=1)
+    empty = np.flatnonzero(in_vocab[:n_known] == 0)
+    if empty.size:
+        raise ValueError(f"{problem.which(int(empty[0]))} contains none of the {len(vocab)} "
+                         "vocabulary items")
+    known_counts, unknown_counts = counts[:n_known], counts[n_known:]
+    cands = list(dict.fromkeys(labels))
+    scored = in_vocab[n_known:] > 0
+    table = np.full((len(problem.names), len(cands)), np.nan)
+    if scored.any():
+        table[scored] = m.score(unknown_counts[scored], known_counts, labels, **options)
+    groups = list(known.groups)
+    rows = loo_rows(labels, groups)
+    known_table = grouped_loo_table(m, known_counts, labels, groups, rows, options)
+    loo_names = [known.names[i] for i in rows]
+    ranks = known_ranks = None
+    n_groups = {a: len({g for g, b in zip(groups, labels) if b == a}) for a in cands}
+    if min(n_groups.values()) >= 2:
+        member = np.array([cands.index(labels[i]) for i in rows])
+        both = np.vstack([known_table, table[scored]])
+        doc_author = np.concatenate([member, np.full(int(scored.sum()), -1)])
+        all_ranks = relative_ranks(both, doc_author)
+        known_ranks = pd.DataFrame(all_ranks[: len(member)], index=loo_names, columns=cands)
+        unknown_ranks = np.full(table.shape, np.nan)
+        unknown_ranks[scored] = all_ranks[len(member):]
+        ranks = pd.DataFrame(unknown_ranks, index=problem.names, columns=cands)
+    elif rule == "rank" or (reject is not None and reject_by == "rank"):
+        raise ValueError(_single_text_message(labels))
+    lengths = np.array([len(doc) for doc in items])
+    evidence = pd.DataFrame({"tokens": lengths, "in_vocabulary": in_vocab},
+                            index=[*known.names, *problem.names])
+    result = Attribution(
+        method=m, features=feats, vocabulary=vocab, rule=rule, reject=reject, gamma=gamma,
+        candidates=cands,
+        table=pd.DataFrame(table, index=problem.names, columns=cands),
+        known_table=pd.DataFrame(known_table, index=loo_names, columns=cands),
+        known_authors=pd.Series([labels[i] for i in rows], index=loo_names, dtype=object),
+        ranks=ranks, known_ranks=known_ranks,
+        _counts=unknown_counts, _known_counts=known_counts,
+        _known_index={n: i for i, n in enumerate(known.names)}, _known_labels=labels,
+        protocol=proto, names_source=names_source,
+        tokens=evidence.iloc[n_known:], known_tokens=evidence.iloc[:n_known],
+        min_tokens=min_tokens, reject_by=reject_by, known_groups=list(known.groups),
+    )
+    model = _fit_confidence(result, _excerpt_verdicts(result, m, groups, rows, options))
+    if model is None and reject is not None and reject_by == "confidence":
+        raise ValueError(_no_confidence_message(min_tokens))
+    return replace(result, confidence_model=model)
+
+
+def _no_confidence_message(min_tokens: int) -> str:
+    return ("no known text could be attributed leave-one-out with at least "
+            f"min_tokens = {min_tokens} tokens inside the vocabulary, so there is no "
+            "confidence model: reject_by='confidence' needs one")
+
+
+def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
+                      options: dict[str, Any]) -> pd.DataFrame | None:
+    """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
+    scored without their group: up to :data:`CALIBRATION_EXCERPTS` known texts (seeded), each
+    thinned to a share of its tokens drawn from :data:`EXCERPT_SHARES` (binomial thinning of
+    its counts: a random bag of its tokens). They teach the confidence what shorter texts
+    look like; known texts alone all have about one length."""
+    if not rows.size:
+        return None
+    rng = np.random.default_rng(0)
+    sample = rows if rows.size <= CALIBRATION_EXCERPTS else \
+        np.sort(rng.choice(rows, CALIBRATION_EXCERPTS, replace=False))
+    shares = rng.choice(EXCERPT_SHARES, size=sample.size)
+    thin = rng.binomial(result._known_counts[sample], shares[:, None])
+    keep = thin.sum(axis=1) > 0
+    sample, thin = sample[keep], thin[keep]
+    if not sample.size:
+        return None
+    labels = result._known_labels
+    table = grouped_loo_table(m, result._known_counts, labels, groups, sample, options,
+                              texts=thin)
+    names = [f"excerpt {i}" for i in range(sample.size)]
+    cands = result.candidates
+    ranks = None
+    if result.known_ranks is not None:
+        member = np.array([cands.index(a) for a in result.known_authors])
+        both = np.vstack([result.known_table.to_numpy(), table])
+        doc_author = np.concatenate([member, np.full(sample.size, -1)])
+        ranks = pd.DataFrame(relative_ranks(both, doc_author)[len(member):], index=names,
+                             columns=cands)
+    in_vocab = thin.sum(axis=1)
+    evidence = pd.DataFrame({"tokens": in_vocab, "in_vocabulary": in_vocab}, index=names)
+    base = result._base(pd.DataFrame(table, index=names, columns=cands), ranks, evidence)
+    return base.assign(true=[labels[i] for i in sample])
+
+
+def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
+                    ) -> ConfidenceModel | None:
+    """The confidence model of the known texts' (grouped) leave-one-out verdicts and of
+    the ``excerpts`` of them (:func:`_excerpt_verdicts`)."""
+    if result.known_tokens is None or not len(result.known_table):
+        return None
+    evidence = result.known_tokens.loc[result.known_table.index]
+    base = result._base(result.known_table, result.known_ranks, evidence)
+    base = base.assign(true=result.known_authors)
+    if excerpts is not None:
+        base = pd.concat([base, excerpts])
+    use = (base["in_vocabulary"] >= max(result.min_tokens, 1)).to_numpy()
+    if not use.any():
+        return None
+    base = base[use]
+    correct = (base["author"] == base["true"]) & ~base["_tie"].astype(bool)
+    margins = base["margin"].to_numpy()
+    positive = margins[np.isfinite(margins) & (margins > 0)]
+    scale = float(np.median(positive)) if positive.size else 1.0
+    z = confidence_features(base["margin"], base["in_vocabulary"],
+                            base["rank_score"] if "rank_score" in base else None, scale)
+    return fit_confidence(z, correct.to_numpy(), margin_scale=scale)
+
+
+def _method_table(results: list[tuple[str, str, Attribution]], chosen: int) -> pd.DataFrame:
+    rows = []
+    for i, (name, spec, res) in enumerate(results):
+        acc = res.accuracy
+        rows.append({"method": res.method.label, "name": name, "features": spec,
+                     "accuracy": acc.value, "low": acc.low, "high": acc.high, "texts": acc.n,
+                     "chosen": i == chosen})
+    return pd.DataFrame(rows)
+
+
+def _advice(result: Attribution, others: list[tuple[str, str, Attribution]]) -> str | None:
+    """One line when another listed method is clearly better on the known texts: its accuracy
+    is above the upper end of this method's 95 % interval."""
+    mine = result.accuracy
+    better = [(res.accuracy.value, name, spec, res) for name, spec, res in others
+              if res.accuracy.value > mine.high]
+    if not better:
+        return None
+    value, name, spec, res = max(better, key=lambda item: item[0])
+    return (f"on the known texts {res.method.label} on {spec} does clearly better: "
+            f"{value:.1%} against {mine.value:.1%} (95% interval {mine.low:.1%}–"
+            f"{mine.high:.1%}); try method={name!r}, features={spec!r} or method='auto'")
+
+
 def attribute(
     known: Any,
     unknown: Any,
@@ -376,9 +795,14 @@ def attribute(
     vocabulary: int | Sequence[str] | None = None,
     rule: Literal["min", "rank"] = "min",
     reject: float | None = None,
+    reject_by: Literal["rank", "confidence"] = "rank",
+    min_tokens: int = MIN_TOKENS,
+    groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
     gamma: float | None = None,
     k_neighbours: int = 5,
     protocol: str | Protocol | None = None,
+    n_jobs: int = 1,
+    compare: bool | None = False,
     progress: bool | None = None,
 ) -> Attribution:
     """Attribute each unknown text to one of the known authors (module docstring).
@@ -387,11 +811,15 @@ def attribute(
     ----------
     known
         Mapping author → list of texts (str) or paths (:class:`pathlib.Path`), or a folder with
-        one sub-folder of text files per author.
+        one sub-folder of text files per author (a sub-folder of an author's folder is a
+        *work*: a group of known texts).
     unknown
         The texts to attribute: a list of texts or paths, a mapping name → text, or a folder.
     method
-        A name of :data:`hclib.methods.METHODS` (default ``"hc_dagger"``, the paper's HC†).
+        A name of :data:`hclib.methods.METHODS` (default ``"hc_dagger"``, the paper's HC†), or
+        ``"auto"``: every configuration of :data:`AUTO_METHODS` is scored, and the one of best
+        (grouped) leave-one-out accuracy on the known texts is returned, with the list in
+        ``Attribution.method_scores`` (``features`` must then be left out).
     features
         A feature spec of :mod:`hclib.features` (default ``"words"``), e.g.
         ``"words+punct:1-3"``, ``"chars:3"``.
@@ -400,9 +828,19 @@ def attribute(
         ``n_words``), or the list of items itself.
     rule
         ``"min"`` (smallest discrepancy) or ``"rank"`` (smallest rank-calibrated score).
-    reject
-        ``None`` (closed set) or a level in (0, 1): answer ``"<UNK>"`` when the text's
-        rank-calibrated score to the chosen author exceeds it.
+    reject, reject_by
+        ``reject=None`` (closed set) or a level in (0, 1). With ``reject_by="rank"`` a text is
+        answered ``"<UNK>"`` when its rank-calibrated score to the chosen author exceeds the
+        level (further from the author than that share of the author's own texts); with
+        ``reject_by="confidence"`` when its confidence (the estimated probability that the
+        verdict is right) is below the level.
+    min_tokens
+        The evidence floor: a text with fewer tokens inside the vocabulary gets the status
+        ``"insufficient evidence"`` and no author (default :data:`MIN_TOKENS`).
+    groups
+        Mapping author → one group label per known text of that author: leave-one-out leaves
+        out a text's whole group (e.g. the other pieces of the same work). In a folder, a
+        sub-folder ``KNOWN/AUTHOR/WORK/`` is a group.
     gamma, k_neighbours
         :math:`\\gamma_0` of HC (default 0.25; also used by ``Attribution.explain``); k of k-NN.
     protocol
@@ -420,9 +858,19 @@ def attribute(
         cannot be had, the stand-in is the words that the tagger marks as proper nouns in
         most of their occurrences in *your* known texts (``Attribution.names_source`` says
         which was used).
+    n_jobs
+        Threads for the scoring (the HC engine releases the GIL); the result does not depend
+        on it.
+    compare
+        With an explicit method, also score the other configurations of
+        :data:`AUTO_METHODS` and say in ``Attribution.advice`` when one is clearly better on
+        the known texts (its accuracy above this method's 95 % interval); ``None`` (what the
+        command line does): only when there are at most :data:`COMPARE_UP_TO` known texts and
+        no protocol. Each compared configuration costs another scoring.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """
+    auto = isinstance(method, str) and method == "auto"
     proto = None if protocol is None else get_protocol(protocol)
     if proto is not None:
         given = [name for name, value in (("method", method), ("features", features),
@@ -435,82 +883,43 @@ def attribute(
         m, gamma = get("hc_dagger"), proto.gamma
         feats = Features("paper-tokens" if proto.punctuation else "words", proto.orders)
     else:
-        m = get("hc_dagger" if method is None else method)
-        feats = parse_features("words" if features is None else features)
+        if auto and features is not None:
+            raise ValueError("method='auto' chooses the features too; leave out features")
+        m = get(RECOMMENDED_HC[0] if method is None or auto else method)
+        feats = parse_features((RECOMMENDED_HC[1] if method is None or auto else "words")
+                               if features is None else features)
         gamma = 0.25 if gamma is None else gamma
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r}; choose 'min' or 'rank'")
     reject = _check_level(reject)
-    known_set = known_texts(known)
-    known_names, known_list, labels = known_set.names, known_set.texts, known_set.authors
-    names, texts = unknown_texts(unknown)
-    cands = list(dict.fromkeys(labels))
+    reject_by = _check_reject_by(reject_by)
+    min_tokens = _check_min_tokens(min_tokens)
+    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)
+    cands = list(dict.fromkeys(problem.known.authors))
     if len(cands) < 2:
         raise ValueError(f"attribution needs at least two candidate authors, got {cands}")
-
-    def which(i: int) -> str:
-        return f"known text {known_names[i]!r}" if i < len(known_list) \
-            else f"text {names[i - len(known_list)]!r}"
-
-    cache = TokenCache() if proto is not None else None
-    items = []
-    for i, text in enumerate(tqdm([*known_list, *texts], desc="tokenising", unit="text",
-                                  delay=0 if progress else 2.0, disable=progress is False)):
-        if cache is not None:
-            try:
-                doc = cache.protocol_tokens([text], proto)[0]
-            except ValueError as exc:
-                raise ValueError(f"{which(i)}: {exc}") from None
-        else:
-            doc = feats.items(text)
-        if not doc:
-            raise ValueError(f"{which(i)} is empty after tokenisation (features {str(feats)!r})")
-        items.append(doc)
-    names_source = "none"
-    if proto is not None:
-        ignored: set[str] | frozenset[str] = frozenset()
-        if proto.names == "list":
-            ignored, names_source = ignored_words(known_list, cache)
-        vocab, known_part, unknown_part = protocol_tables(
-            items[: len(known_list)], items[len(known_list):], proto, ignored)
-        counts = np.vstack([known_part, unknown_part])
-    else:
-        vocab = _vocabulary(vocabulary, items[: len(known_list)], m)
-        counts = count_matrix(items, vocab)
-    empty = np.flatnonzero(counts.sum(axis=1) == 0)
-    if empty.size:
-        raise ValueError(f"{which(int(empty[0]))} contains none of the {len(vocab)} "
-                         "vocabulary items")
-    known_counts, unknown_counts = counts[: len(known_list)], counts[len(known_list):]
-
-    options: dict[str, Any] = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress)
+    options: dict[str, Any] = dict(gamma=gamma, k_neighbours=k_neighbours, progress=progress,
+                                   n_jobs=n_jobs)
     if proto is not None:
         options.update(proto.score_options)
-    table = m.score(unknown_counts, known_counts, labels, **options)
-    sizes = pd.Series(labels).value_counts()
-    loo_rows = np.flatnonzero([sizes[a] >= 2 for a in labels])
-    known_table = m.score(known_counts[loo_rows], known_counts, labels, own=loo_rows,
-                          **options) if loo_rows.size else np.empty((0, len(cands)))
-    _, _, member = corpus_counts(known_counts, labels)
-    ranks = known_ranks = None
-    if (sizes >= 2).all():
-        both = np.vstack([known_table, table])
-        doc_author = np.concatenate([member, np.full(len(table), -1)])
-        all_ranks = relative_ranks(both, doc_author)
-        known_ranks = pd.DataFrame(all_ranks[: len(member)], index=known_names, columns=cands)
-        ranks = pd.DataFrame(all_ranks[len(member):], index=names, columns=cands)
-    elif rule == "rank" or reject is not None:
-        raise ValueError(_single_text_message(labels))
-    return Attribution(
-        method=m, features=feats, vocabulary=vocab, rule=rule, reject=reject, gamma=gamma,
-        candidates=cands,
-        table=pd.DataFrame(table, index=names, columns=cands),
-        known_table=pd.DataFrame(known_table, index=[known_names[i] for i in loo_rows],
-                                 columns=cands),
-        known_authors=pd.Series([labels[i] for i in loo_rows],
-                                index=[known_names[i] for i in loo_rows]),
-        ranks=ranks, known_ranks=known_ranks,
-        _counts=unknown_counts, _known_counts=known_counts,
-        _known_index={n: i for i, n in enumerate(known_names)}, _known_labels=labels,
-        protocol=proto, names_source=names_source,
-    )
+
+    def run(m: Method, feats: Features) -> Attribution:
+        return _fit(problem, m, feats, proto, vocabulary, gamma, rule, reject, reject_by,
+                    min_tokens, options)
+
+    if auto:
+        results = [(name, spec, run(get(name), parse_features(spec)))
+                   for name, spec in AUTO_METHODS]
+        values = [res.accuracy.value for _, _, res in results]
+        best = int(np.nanargmax(values)) if not np.isnan(values).all() else 0
+        return replace(results[best][2], method_scores=_method_table(results, best))
+    result = run(m, feats)
+    if compare is None:
+        compare = proto is None and len(problem.known.texts) <= COMPARE_UP_TO
+    if compare and proto is None:
+        others = [(name, spec, run(get(name), parse_features(spec)))
+                  for name, spec in AUTO_METHODS
+                  if (name, spec) != (m.name, str(feats))]
+        result = replace(result, advice=_advice(result, others))
+    return result

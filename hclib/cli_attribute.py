@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribution import Attribution, attribute
+from .attribution import INSUFFICIENT, MIN_TOKENS, TIE, UNK, Attribution, attribute
 from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
 from .methods import METHODS
@@ -43,9 +43,15 @@ COLUMN_HELP: dict[str, str] = {
                    "smaller = closer",
     "rank_score": "the text's discrepancy ranked among those of the author's own known "
                   "texts (each left out in turn), as a share: near 1 = further than all",
+    "tokens": "the text's tokens (items of the feature set)",
+    "in_vocabulary": "its tokens inside the vocabulary: the evidence the verdict rests on",
+    "confidence": "estimated probability that the author is right (learned from the known "
+                  "texts' leave-one-out verdicts)",
+    "status": "attributed, rejected, tie, or insufficient evidence (below --min-tokens)",
 }
 #: How a column of :attr:`hclib.Attribution.verdicts` is headed in the table.
-COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
+COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank",
+                                  "in_vocabulary": "in vocab.", "confidence": "conf."}
 #: The width of the ``attribute`` table without ``--wide``.
 TABLE_WIDTH = 80
 
@@ -62,8 +68,11 @@ to {MAX_ORDER}):
 the table's columns:
 {_column_help()}
 
-Each known text is also attributed leave-one-out (without itself), which gives the
-cross-validated accuracy printed at the end and calibrates --rule rank and --reject.
+Each known text is also attributed leave-one-out (without itself, or without its whole
+work when the texts of a work are in a sub-folder KNOWN_DIR/AUTHOR/WORK/), which gives the
+cross-validated accuracy printed at the end (with its 95% interval) and calibrates --rule
+rank, --reject and the confidence column (the estimated probability that a verdict is
+right).
 
 Texts: in a folder, the regular UTF-8 files whose name matches --glob, of at most
 {MAX_TEXT_BYTES // 2**20} MiB; known texts in KNOWN_DIR/AUTHOR/ or, grouped as one work,
@@ -74,7 +83,9 @@ Texts that share a file name are named by their path.
 
 def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", default=None, metavar="NAME",
-                   help="attribution method (default hc_dagger, the paper's HC†; list below)")
+                   help="attribution method (default hc_dagger, the paper's HC†; list "
+                        "below), or auto: the best of a short list by leave-one-out accuracy "
+                        "on the known texts")
     p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",
@@ -86,8 +97,17 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reject", type=float, default=None, metavar="LEVEL",
                    help="answer <UNK> (none of the candidates) when a text is further from the "
                         "chosen author than this share of the author's own texts, e.g. 0.9")
+    p.add_argument("--reject-by", choices=("rank", "confidence"), default="rank",
+                   help="what --reject acts on: rank (the rank score exceeds LEVEL: none of "
+                        "these authors; default) or confidence (the estimated probability "
+                        "that the verdict is right is below LEVEL: not sure)")
+    p.add_argument("--min-tokens", type=int, default=MIN_TOKENS, metavar="N",
+                   help="a text with fewer tokens inside the vocabulary gets the status "
+                        f"'insufficient evidence', no author (default {MIN_TOKENS})")
     p.add_argument("--gamma", type=float, default=None, metavar="G",
                    help="γ0 of Higher Criticism (default 0.25)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="threads for the scoring (default 1)")
 
 
 _PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers removed by POS "
@@ -190,10 +210,13 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
     return texts
 
 
-def _attribute(known, unknown, args: argparse.Namespace) -> Attribution:
+def _attribute(known, unknown, args: argparse.Namespace, compare: bool | None = False
+               ) -> Attribution:
     return attribute(known, unknown, method=args.method, features=args.features,
                      vocabulary=args.vocabulary, rule=args.rule, reject=args.reject,
-                     gamma=args.gamma, protocol=getattr(args, "protocol", None))
+                     reject_by=args.reject_by, min_tokens=args.min_tokens, n_jobs=args.jobs,
+                     gamma=args.gamma, protocol=getattr(args, "protocol", None),
+                     compare=compare)
 
 
 @contextlib.contextmanager
@@ -230,6 +253,11 @@ def _notice_after(seconds: float, message: str | None) -> Iterator[None]:
         timer.cancel()
 
 
+def _pan_answers(result: Attribution) -> pd.Series:
+    """PAN's answers: a tie or a text with too little evidence is answered <UNK>."""
+    return result.prediction.replace({TIE: UNK, INSUFFICIENT: UNK})
+
+
 def _run_attribute(args: argparse.Namespace) -> int:
     known = Path(args.known)
     if not known.is_dir():
@@ -240,7 +268,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
         unknown = _unknown_texts(args.unknown, args.glob)
         with _notice_after(2.0, f"hclib attribute: protocol {args.protocol}: its cleaning "
                                 "of the texts takes a while" if args.protocol else None):
-            result = _attribute(known, unknown, args)
+            result = _attribute(known, unknown, args, compare=None)
     if args.json:
         payload = json.loads(result.to_json())
         if args.explain:
@@ -266,16 +294,8 @@ def _run_attribute(args: argparse.Namespace) -> int:
             line = f"{short:<{pad}}  {_top_words(result, name, args.explain, arrow)}"
             print(textwrap.fill(line, width, subsequent_indent=" " * (pad + 2))
                   if width else line)
-    setting = "" if result.protocol is None else (
-        f" (protocol {result.protocol.name}"
-        + (f"; names kept out of the vocabulary: {result.names_source}"
-           if result.names_source != "none" else "") + ")")
-    summary = [f"{result.method.label}, features {result.features}, a vocabulary of "
-               f"{len(result.vocabulary)} items{setting}",
-               f"leave-one-out accuracy on the {len(result.known_table)} known texts: "
-               f"{result.loo_accuracy:.1%}"]
     print()
-    for line in summary:
+    for line in result.summary_lines():
         print(textwrap.fill(line, width) if width else line)
     print(_footer(result.verdicts.columns, width))
     return 0
@@ -395,7 +415,7 @@ def _run_pan(args: argparse.Namespace) -> int:
     out = _answers_folder(Path(args.out))
     rows, unanswered = [], 0
     solve = (_protocol_solver(problems, args.protocol) if args.protocol is not None
-             else lambda problem: _attribute(problem.known, problem.unknown, args).prediction)
+             else lambda problem: _pan_answers(_attribute(problem.known, problem.unknown, args)))
     for problem in tqdm(problems, desc="problems", unit="problem", delay=1.0):
         answers = solve(problem)
         target = out / f"answers-{problem.name}.json"

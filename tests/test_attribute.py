@@ -213,8 +213,8 @@ def test_bad_inputs_raise(problem, tmp_path) -> None:
         hclib.attribute({"ann": known["ann"]}, unknown)
     with pytest.raises(ValueError, match="author 'bob' has no texts"):
         hclib.attribute({**known, "bob": []}, unknown)
-    with pytest.raises(ValueError, match="text 'x' is empty after tokenisation"):
-        hclib.attribute(known, {"x": "1787, 1788 -- !"})
+    with pytest.raises(ValueError, match="known text 'ann #1' is empty after tokenisation"):
+        hclib.attribute({**known, "ann": ["1787 -- !", *known["ann"]]}, unknown)
     with pytest.raises(ValueError, match="unknown is empty"):
         hclib.attribute(known, [])
     with pytest.raises(ValueError, match="single known text"):

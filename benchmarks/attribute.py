@@ -1,0 +1,106 @@
+#!/usr/bin/env python
+r"""Benchmark: what ``hclib.attribute`` costs beyond scoring the texts to attribute.
+
+Seeded synthetic texts: ``--authors`` authors (default 50) with ``--known`` known texts each
+(default 50, 2,500 in all) and ``--unknown`` texts to attribute (default 2,500), each of
+300–800 words drawn from an author's Zipf-like word rates over 5,000 words; vocabulary
+``--words`` (default 3,000), HC†. In one run, for ``n_jobs`` = 1 and 2, it times
+
+* **scoring alone**: ``METHODS["hc_dagger"].score(unknown_counts, known_counts, labels)``,
+  the (texts × candidates) table of the texts to attribute, from their counts;
+* **leave-one-out**: :func:`hclib.loo.grouped_loo_table` of the known texts;
+* **the whole call**: ``hclib.attribute(known, unknown, n_jobs=...)`` from the raw texts
+  (tokenising, counting, scoring, leave-one-out, ranks, the confidence model and the
+  excerpts it learns from); the time of tokenising and counting alone is printed above the
+  table;
+
+and prints each as a ratio to scoring alone (same ``n_jobs``). Run as
+``python benchmarks/attribute.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import hclib
+from hclib.loo import grouped_loo_table
+from hclib.methods import METHODS
+from hclib.text import count_matrix, most_frequent, tokenize
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import load_average, machine_description  # noqa: E402
+
+
+def make_texts(authors: int, known: int, unknown: int, seed: int = 0
+               ) -> tuple[dict[str, list[str]], list[str]]:
+    rng = np.random.default_rng(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = np.array(["w" + letters[i // 676] + letters[i // 26 % 26] + letters[i % 26]
+                      for i in range(5000)])
+    base = 1 / np.arange(1, words.size + 1) ** 1.05
+    rates = base * np.exp(rng.normal(0, 0.5, (authors, words.size)))
+    rates /= rates.sum(axis=1, keepdims=True)
+
+    def text(a: int) -> str:
+        return " ".join(rng.choice(words, size=int(rng.integers(300, 801)), p=rates[a]))
+
+    known_texts = {f"author{a:02d}": [text(a) for _ in range(known)] for a in range(authors)}
+    return known_texts, [text(int(rng.integers(authors))) for _ in range(unknown)]
+
+
+def timed(f, *args, **kwargs) -> tuple[float, object]:
+    start = time.perf_counter()
+    out = f(*args, **kwargs)
+    return time.perf_counter() - start, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    p.add_argument("--authors", type=int, default=50)
+    p.add_argument("--known", type=int, default=50, help="known texts per author")
+    p.add_argument("--unknown", type=int, default=2500)
+    p.add_argument("--words", type=int, default=3000)
+    p.add_argument("--quick", action="store_true", help="10 authors × 10 texts, 200 unknown")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.authors, args.known, args.unknown = 10, 10, 200
+    started = time.perf_counter()
+    known, unknown = make_texts(args.authors, args.known, args.unknown)
+    labels = [a for a in known for _ in known[a]]
+    counted = time.perf_counter()
+    known_tokens = [tokenize(t) for a in known for t in known[a]]
+    vocab = most_frequent(known_tokens, args.words)
+    kc = count_matrix(known_tokens, vocab)
+    uc = count_matrix([tokenize(t) for t in unknown], vocab)
+    counted = time.perf_counter() - counted
+    groups = [(a, i) for i, a in enumerate(labels)]
+    rows = np.arange(len(labels))
+    method = METHODS["hc_dagger"]
+    print(f"# hclib.attribute: {len(unknown):,} texts × {args.authors} authors "
+          f"({len(labels):,} known texts) × {len(vocab):,} words, HC†\n")
+    print(f"{machine_description()}; load average before: {load_average()}; "
+          f"texts made in {time.perf_counter() - started - counted:.1f} s; tokenising and "
+          f"counting them took {counted:.1f} s\n")
+    print("| n_jobs | scoring alone (s) | leave-one-out (s) | whole call (s) "
+          "| LOO / scoring | whole / scoring |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for n_jobs in (1, 2):
+        t_score, table = timed(method.score, uc, kc, labels, n_jobs=n_jobs)
+        t_loo, _ = timed(grouped_loo_table, method, kc, labels, groups, rows,
+                         {"n_jobs": n_jobs})
+        t_call, res = timed(hclib.attribute, known, unknown, n_jobs=n_jobs, progress=False,
+                            vocabulary=vocab)
+        assert np.array_equal(res.table.to_numpy(), table)
+        print(f"| {n_jobs} | {t_score:.2f} | {t_loo:.2f} | {t_call:.2f} "
+              f"| {t_loo / t_score:.2f} | {t_call / t_score:.2f} |")
+    print(f"\nload average after: {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

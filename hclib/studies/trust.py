@@ -1,0 +1,129 @@
+"""How far a verdict of :func:`hclib.attribute` can be trusted, measured on the book's corpora.
+
+* :func:`work_pieces`: the Gutenberg setup of issue 23, ``n_authors`` authors with
+  ``n_works`` works each, every work cut into ``pieces`` windows of ``piece_words`` words
+  (evenly spaced through the work);
+* :func:`fold_verdicts`: each work in turn is the disputed one (a *fold*), the pieces of the
+  other works are the known texts, grouped by work or not; the verdicts of the disputed pieces
+  with their truth, and the leave-one-out accuracy each fold prints;
+* :func:`length_curve`: accuracy against the length of the text (excerpts of the disputed
+  pieces), the curve behind the evidence floor ``min_tokens``;
+* :func:`pan_verdicts`: the verdicts and confidences of every PAN 2018 problem's unknown texts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..attribution import attribute
+
+__all__ = ["work_pieces", "fold_verdicts", "length_curve", "pan_verdicts"]
+
+
+def work_pieces(n_authors: int = 12, n_works: int = 3, pieces: int = 4,
+                piece_words: int = 2000) -> pd.DataFrame:
+    """One row per piece: ``author``, ``work`` (0 .. n_works-1), ``doc_id``, ``text``.
+
+    The authors are the first ``n_authors`` of the project's Gutenberg collection (by name)
+    with ``n_works`` works of at least ``pieces * piece_words`` words; their works are the
+    first such by ``doc_id``. Pieces are ``piece_words`` whitespace words at evenly spaced
+    offsets."""
+    from ..corpora import gutenberg
+
+    manifest = gutenberg.read_manifest()
+    need = pieces * piece_words
+    long = manifest[manifest["n_words"] >= need].sort_values(["author", "doc_id"])
+    chosen = [a for a, works in long.groupby("author") if len(works) >= n_works][:n_authors]
+    if len(chosen) < n_authors:
+        raise ValueError(f"only {len(chosen)} authors have {n_works} works of {need} words")
+    collection = gutenberg.load_collection(authors=chosen, vocabulary=10, progress=False)
+    rows = []
+    for author in chosen:
+        works = long[long["author"] == author]["doc_id"].head(n_works)
+        for w, doc_id in enumerate(works):
+            words = gutenberg.read_text(collection, doc_id).split()
+            starts = np.linspace(0, len(words) - piece_words, pieces).astype(int)
+            for s in starts:
+                rows.append({"author": author, "work": w, "doc_id": doc_id,
+                             "text": " ".join(words[s:s + piece_words])})
+    return pd.DataFrame(rows)
+
+
+def _fold(pieces: pd.DataFrame, disputed: int) -> tuple[dict, dict, dict, pd.Series]:
+    known_rows = pieces[pieces["work"] != disputed]
+    known = {a: list(g["text"]) for a, g in known_rows.groupby("author", sort=False)}
+    groups = {a: list(g["work"]) for a, g in known_rows.groupby("author", sort=False)}
+    test = pieces[pieces["work"] == disputed]
+    names = [f"{a} {i}" for i, a in enumerate(test["author"])]
+    return known, groups, dict(zip(names, test["text"])), pd.Series(list(test["author"]),
+                                                                   index=names)
+
+
+def fold_verdicts(pieces: pd.DataFrame, **options: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(verdicts of every disputed piece in every fold, with ``true``, ``right`` and ``fold``;
+    per fold: grouped and ungrouped leave-one-out accuracy and the disputed accuracy).
+
+    ``options`` go to :func:`hclib.attribute` (e.g. ``method``, ``min_tokens``)."""
+    frames, rows = [], []
+    for fold in sorted(pieces["work"].unique()):
+        known, groups, unknown, truth = _fold(pieces, fold)
+        grouped = attribute(known, unknown, groups=groups, progress=False, **options)
+        plain = attribute(known, unknown, progress=False, **options)
+        v = grouped.verdicts.assign(true=truth, fold=fold)
+        v["right"] = v["author"] == v["true"]
+        frames.append(v)
+        g, p = grouped.accuracy, plain.accuracy
+        rows.append({"fold": fold, "grouped LOO": g.value, "grouped low": g.low,
+                     "grouped high": g.high, "ungrouped LOO": p.value,
+                     "disputed": float(v["right"].mean()), "disputed texts": len(v),
+                     "known texts": g.n})
+    return pd.concat(frames), pd.DataFrame(rows).set_index("fold")
+
+
+def length_curve(pieces: pd.DataFrame, lengths: list[int], *, fold: int = 2,
+                 seed: int = 0, **options: Any) -> pd.DataFrame:
+    """Accuracy of excerpts of ``lengths`` words (a random window of each disputed piece of
+    ``fold``, seeded), known texts grouped by work, no evidence floor: per length the texts,
+    the share right, its Wilson interval and the median tokens inside the vocabulary."""
+    from ..calibration import wilson_interval
+
+    rng = np.random.default_rng(seed)
+    known, groups, unknown, truth = _fold(pieces, fold)
+    rows = []
+    for n in lengths:
+        excerpts = {}
+        for name, text in unknown.items():
+            words = text.split()
+            start = int(rng.integers(0, max(1, len(words) - n + 1)))
+            excerpts[name] = " ".join(words[start:start + n])
+        res = attribute(known, excerpts, groups=groups, progress=False, min_tokens=0,
+                        **options)
+        v = res.verdicts
+        right = int((v["author"] == truth).sum())
+        low, high = wilson_interval(right, len(v))
+        rows.append({"words": n, "in_vocabulary": float(v["in_vocabulary"].median()),
+                     "texts": len(v), "accuracy": right / len(v), "low": low, "high": high,
+                     "mean confidence": float(v["confidence"].mean())})
+    return pd.DataFrame(rows)
+
+
+def pan_verdicts(collection: str = "test", **options: Any) -> pd.DataFrame:
+    """The verdicts of every unknown text of the PAN 2018 English problems, with ``true``,
+    ``right`` and ``problem`` (known texts ungrouped: PAN gives no works)."""
+    from ..corpora import load_pan18
+
+    table = load_pan18(collection)
+    frames = []
+    for problem, rows in table.groupby("problem", sort=False):
+        known_rows = rows[rows["role"] == "known"]
+        known = {a: list(g["text"]) for a, g in known_rows.groupby("author", sort=False)}
+        test = rows[rows["role"] == "unknown"]
+        unknown = dict(zip(test["doc_id"], test["text"]))
+        v = attribute(known, unknown, progress=False, **options).verdicts
+        v = v.assign(true=list(test["author"]), problem=problem)
+        v["right"] = v["author"] == v["true"]
+        frames.append(v)
+    return pd.concat(frames)
