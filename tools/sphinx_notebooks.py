@@ -48,8 +48,8 @@ import subprocess
 import sys
 
 if "google.colab" in sys.modules:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "hclib[book,fast] @ git+{url}"], check=True)'''
+    package = "hclib[book,fast] @ git+{url}"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package], check=True)'''
 
 _FENCE = re.compile(r"^(?P<indent> *)(?P<fence>:{3,}|`{3,})\{(?P<name>[a-z:-]+)\}(?P<arg>.*)$")
 _ROLE = re.compile(r"\{(?P<name>[a-z:-]+)\}`(?P<body>[^`]*)`")
@@ -438,12 +438,18 @@ def add_links(app, doctree, docname: str) -> None:
 
 
 def _repository(app, config) -> None:
-    """hcbook_repository defaults to the theme's repository_url (_config.yml repository.url)."""
-    options = config.html_theme_options or {}
+    """hcbook_repository/hcbook_branch default to ``repository.url``/``.branch`` of the
+    book's ``_config.yml`` (read here: the book's own ``html_theme_options`` replace the
+    ones Jupyter Book would derive from them)."""
+    import yaml
+
+    path = Path(app.srcdir) / "_config.yml"
+    settings = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+    repository = (settings or {}).get("repository") or {}
     if not config.hcbook_repository:
-        config.hcbook_repository = options.get("repository_url", "") or ""
+        config.hcbook_repository = repository.get("url") or ""
     if not config.hcbook_branch:
-        config.hcbook_branch = options.get("repository_branch", "") or "main"
+        config.hcbook_branch = repository.get("branch") or "main"
 
 
 def setup(app):
