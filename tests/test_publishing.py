@@ -57,3 +57,20 @@ def test_workflow_builds_every_pull_request_and_publishes_main() -> None:
     assert any(s.get("with", {}).get("path") == "_build/.jupyter_cache" for s in build)
     assert "deploy-pages" in str(workflow["jobs"]["pages"]["steps"])
     assert "notebooks" in str(workflow["jobs"]["notebooks"]["steps"])
+
+
+def test_pdf_copy_points_every_page_at_the_local_mathjax(tmp_path: Path) -> None:
+    import book_pdf
+
+    html, mathjax = tmp_path / "html", tmp_path / "es5"
+    (html / "book").mkdir(parents=True)
+    mathjax.mkdir()
+    (mathjax / "tex-mml-chtml.js").write_text("// MathJax", encoding="utf-8")
+    tag = f'<script src="{book_pdf.CDN_MATHJAX}tex-mml-chtml.js"></script>'
+    (html / "index.html").write_text(tag, encoding="utf-8")
+    (html / "book" / "intro.html").write_text(tag, encoding="utf-8")
+    site = book_pdf.local_copy(html, mathjax, tmp_path / "out")
+    assert (site / "_mathjax" / "tex-mml-chtml.js").is_file()
+    assert (site / "index.html").read_text() == '<script src="_mathjax/tex-mml-chtml.js"></script>'
+    assert "../_mathjax/tex-mml-chtml.js" in (site / "book" / "intro.html").read_text()
+    assert book_pdf.CDN_MATHJAX in (html / "book" / "intro.html").read_text()  # untouched
