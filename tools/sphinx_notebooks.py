@@ -407,8 +407,14 @@ def write_notebooks(app, exception) -> None:
     """build-finished: every chapter's two notebooks under _build/html/_notebooks/."""
     if exception is not None or app.builder.format != "html":
         return
-    repository, branch = app.config.hcbook_repository, app.config.hcbook_branch
-    for docname, path in sorted(_chapters(app).items()):
+    import time
+
+    from sphinx.util import logging
+
+    start = time.perf_counter()
+    repository = app.config.hcbook_repository
+    chapters = _chapters(app)
+    for docname, path in sorted(chapters.items()):
         resolve = resolver(app, docname)
         notebook = _source_notebook(app, docname, path)
         for edition in EDITIONS:
@@ -418,6 +424,9 @@ def write_notebooks(app, exception) -> None:
             target = Path(app.outdir) / NOTEBOOK_DIR / edition / f"{docname.split('/')[-1]}.ipynb"
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, target)
+    logging.getLogger(__name__).info(
+        f"notebooks: {len(chapters)} chapters x {len(EDITIONS)} editions written to "
+        f"{Path(app.outdir) / NOTEBOOK_DIR} in {time.perf_counter() - start:.1f} s")
 
 
 def add_links(app, doctree, docname: str) -> None:
