@@ -156,6 +156,10 @@ def test_built_notebooks_are_valid_and_complete() -> None:
         assert names == sorted(p.stem for p in CHAPTERS)
         for path in (BUILT / edition).glob("*.ipynb"):
             nbformat.validate(nbformat.read(path, as_version=4))
+    for chapter in CHAPTERS:                    # every chapter page links its two notebooks
+        page = (BUILT.parent / "book" / f"{chapter.stem}.html").read_text(encoding="utf-8")
+        for edition in sn.EDITIONS:
+            assert f"../{sn.NOTEBOOK_DIR}/{edition}/{chapter.stem}.ipynb" in page
 
 
 def test_a_small_chapter_notebook_runs_in_a_fresh_kernel(tmp_path: Path) -> None:
