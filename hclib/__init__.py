@@ -29,7 +29,12 @@ from .pvalues import allocation_pvalues, binomial_two_sided_pvalues
 
 from . import corpora, studies  # the subpackages, as attributes of hclib
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version as _version
+
+try:
+    __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
+except PackageNotFoundError:  # pragma: no cover - imported from a checkout, never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "HCDiscrepancy",

@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hclib", formatter_class=HelpFormatter,
         description="Higher Criticism authorship attribution (Kipnis 2022).",
     )
+    from hclib import __version__
+
+    parser.add_argument("--version", action="version", version=f"hclib {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).add_parser(subparsers)

@@ -1,0 +1,176 @@
+"""The downloadable notebooks (tools/sphinx_notebooks.py).
+
+The conversion is tested on small MyST snippets and on every chapter read with Jupytext;
+the notebooks the book build wrote (``_build/html/_notebooks``) are checked with nbformat
+when they are there, and one small chapter's notebook runs in a fresh kernel with nbclient.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import sphinx_notebooks as sn  # noqa: E402
+
+CHAPTERS = sorted(p for p in (ROOT / "book").glob("*.md")
+                  if "kernelspec:" in p.read_text(encoding="utf-8")[:2000])
+RESOLVE = sn.Resolver(
+    equations={"hc-z": "2.3", "eq-birnbaum": "8.2"},
+    figures={"fig-hc-zcurve": "2.1"},
+    labels={"sec-pan-f1": "Macro-F1"},
+    titles={"binomial-allocation": "The binomial allocation model"},
+    citations={"kipnis2022higher": "Kipnis, 2022", "donoho2004higher": "Donoho and Jin, 2004"},
+    glue={"acc": {"data": {"text/plain": "0.87654"}}, "who": {"data": {"text/plain": "'Madison'"}},
+          "tbl": {"data": {"text/markdown": "**bold**", "text/plain": "x"}}},
+)
+
+
+def md(text: str) -> str:
+    return "\n".join(sn.Converter(RESOLVE, "2.").lines(text.splitlines()))
+
+
+@pytest.mark.parametrize("myst, plain", [
+    ("see {eq}`hc-z`", "see (2.3)"),
+    ("{numref}`fig-hc-zcurve` shows", "Fig. 2.1 shows"),
+    ("({ref}`sec-pan-f1`)", "(*Macro-F1*)"),
+    ("{ref}`the F1 <sec-pan-f1>`", "*the F1*"),
+    ("{doc}`binomial-allocation` gave",
+     "[The binomial allocation model](binomial-allocation.ipynb) gave"),
+    ("of {cite:t}`kipnis2022higher`", "of Kipnis (2022)"),
+    ("HC {cite:p}`donoho2004higher,kipnis2022higher`", "HC (Donoho and Jin, 2004; Kipnis, 2022)"),
+    ("{term}`HC†`", "HC†"),
+    ("{term}`threshold <HC threshold>`", "threshold"),
+    ("{glue:text}`acc:.2f`", "0.88"),
+    ("{glue:text}`who`", "Madison"),
+    ("{glue:md}`tbl`", "**bold**"),
+    ("{func}`~hclib.attribute`", "`hclib.attribute`"),
+    ("{math}`x^2`", "$x^2$"),
+])
+def test_roles_become_plain_markdown(myst: str, plain: str) -> None:
+    assert sn.convert_roles(myst, RESOLVE) == plain
+
+
+def test_directives_become_plain_markdown() -> None:
+    text = md("(sec-x)=\n# Title\n\n:::{admonition} In this chapter\n:class: tip\n\n"
+              "You will learn {eq}`hc-z`.\n:::\n\n$$\nz_i = 1\n$$ (hc-z)\n\n"
+              "```{math}\n:label: eq-birnbaum\n\\Phi(u)\n```\n\n"
+              "::::{exercise}\n:label: ex-a\n\nDo it.\n::::")
+    assert "(sec-x)=" not in text and ":::" not in text and "```" not in text
+    assert "> **In this chapter**" in text and "> You will learn (2.3)." in text
+    assert "z_i = 1\n\\tag{2.3}\n$$" in text
+    assert "$$\n\\Phi(u)\n\\tag{8.2}\n$$" in text
+    assert "> **Exercise 2.1**" in text and "> Do it." in text
+
+
+def _cells(*sources: tuple[str, str]):
+    return [nbformat.v4.new_markdown_cell(s) if kind == "md" else nbformat.v4.new_code_cell(s)
+            for kind, s in sources]
+
+
+def test_student_edition_drops_every_solution() -> None:
+    nb = nbformat.v4.new_notebook(cells=_cells(
+        ("md", "::::{exercise}\n:label: ex-a\n\nQuestion.\n::::\n\n"
+               "::::{solution-start} ex-a\n::::"),
+        ("code", "answer = 42"),
+        ("md", "::::{solution-end}\n::::\n\nAfter the solution."),
+        ("md", ":::{solution} ex-b\nShort answer.\n:::"),
+        ("code", "print('kept')"),
+    ))
+    student = sn.export_notebook(nb, "student", RESOLVE)
+    text = nbformat.writes(student)
+    assert "answer = 42" not in text and "Short answer" not in text
+    assert "Question." in text and "After the solution." in text and "kept" in text
+    full = nbformat.writes(sn.export_notebook(nb, "full", RESOLVE))
+    assert "answer = 42" in full and "Short answer" in full and "> **Solution**" in full
+    with pytest.raises(ValueError, match="edition"):
+        sn.export_notebook(nb, "teacher", RESOLVE)
+
+
+def test_tags_hidden_inputs_captions_and_install_cell() -> None:
+    code = nbformat.v4.new_code_cell("x = 1", metadata={
+        "tags": ["hide-input"], "mystnb": {"figure": {"name": "fig-hc-zcurve",
+                                                      "caption": "What to see."}}})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# T"), code])
+    out = sn.export_notebook(nb, "full", RESOLVE, repository="https://github.com/o/r")
+    nbformat.validate(out)
+    install, cell, caption = out.cells[1:]
+    assert "google.colab" in install.source and "git+https://github.com/o/r" in install.source
+    assert cell.metadata["tags"] == ["hide-input"]
+    assert cell.metadata["jupyter"]["source_hidden"] is True
+    assert caption.source == "*Fig. 2.1: What to see.*"
+    plain = sn.export_notebook(nb, "full", RESOLVE)         # no repository: no install cell
+    assert not any("google.colab" in c.source for c in plain.cells)
+
+
+def test_install_cell_does_nothing_outside_colab() -> None:
+    source = sn.INSTALL_CELL.format(url="https://github.com/o/r")
+    code = compile(source, "install", "exec")
+    namespace: dict = {}
+    exec(code, namespace)       # not on Colab: runs, installs nothing, raises nothing
+    assert "google.colab" not in sys.modules
+
+
+def test_launch_links_need_a_github_address() -> None:
+    assert sn.launch_links("book/engine", "book/engine.md", "", "main") == {}
+    assert sn.launch_links("book/engine", "book/engine.md", "not a url", "main") == {}
+    links = sn.launch_links("book/engine", "book/engine.md", "https://github.com/o/r.git", "main")
+    assert links["Colab"] == ("https://colab.research.google.com/github/o/r/blob/notebooks/"
+                              "full/engine.ipynb")
+    assert links["Binder"] == "https://mybinder.org/v2/gh/o/r/main?urlpath=lab/tree/book/engine.md"
+    html = sn.links_html("book/engine", "book/engine.md", "", "main", "../")
+    assert "../_notebooks/full/engine.ipynb" in html and "student/engine.ipynb" in html
+    assert "colab" not in html.lower()
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_exports_valid_notebooks(chapter: Path) -> None:
+    notebook = jupytext.read(chapter)
+    for edition in sn.EDITIONS:
+        nb = sn.export_notebook(notebook, edition, sn.Resolver(), "1.",
+                                repository="https://github.com/o/r")
+        nbformat.validate(nb)
+        markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        for myst in (":::{", "```{", "{eq}`", "{cite", "{numref}`", "{glue:", "{doc}`"):
+            assert myst not in markdown, (edition, myst)
+        sources = "\n".join(c.source for c in nb.cells)
+        if edition == "student":
+            assert "solution-start" not in sources
+    assert len(sn.export_notebook(notebook, "student", sn.Resolver()).cells) <= \
+        len(sn.export_notebook(notebook, "full", sn.Resolver()).cells)
+
+
+BUILT = ROOT / "_build" / "html" / sn.NOTEBOOK_DIR
+
+
+@pytest.mark.skipif(not BUILT.exists(), reason="the book has not been built")
+def test_built_notebooks_are_valid_and_complete() -> None:
+    for edition in sn.EDITIONS:
+        names = sorted(p.stem for p in (BUILT / edition).glob("*.ipynb"))
+        assert names == sorted(p.stem for p in CHAPTERS)
+        for path in (BUILT / edition).glob("*.ipynb"):
+            nbformat.validate(nbformat.read(path, as_version=4))
+    for chapter in CHAPTERS:                    # every chapter page links its two notebooks
+        page = (BUILT.parent / "book" / f"{chapter.stem}.html").read_text(encoding="utf-8")
+        for edition in sn.EDITIONS:
+            assert f"../{sn.NOTEBOOK_DIR}/{edition}/{chapter.stem}.ipynb" in page
+
+
+def test_a_small_chapter_notebook_runs_in_a_fresh_kernel(tmp_path: Path) -> None:
+    """intro.md exported (student edition, with the install cell) runs with nbclient."""
+    from nbclient import NotebookClient
+
+    chapter = ROOT / "book" / "intro.md"
+    nb = sn.export_notebook(jupytext.read(chapter), "student", sn.Resolver(),
+                            repository="https://github.com/o/r")
+    assert any(c.cell_type == "code" for c in nb.cells)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT / "book")}}).execute()
+    assert all(not any(o.get("output_type") == "error" for o in c.get("outputs", []))
+               for c in nb.cells if c.cell_type == "code")

@@ -1,0 +1,76 @@
+"""The publishing workflow and the settings it fills in (tools/configure_book.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import configure_book  # noqa: E402
+
+WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
+
+
+def test_configure_fills_in_the_repository_and_keeps_the_rest(tmp_path: Path) -> None:
+    config = tmp_path / "_config.yml"
+    original = (ROOT / "_config.yml").read_text(encoding="utf-8")
+    config.write_text(original, encoding="utf-8")
+    assert yaml.safe_load(original)["repository"]["url"] == ""     # no invented address
+    assert configure_book.main(["--config", str(config), "--repository",
+                                "https://github.com/o/r", "--branch", "trunk",
+                                "--execute", "cache"]) == 0
+    new = yaml.safe_load(config.read_text(encoding="utf-8"))
+    assert new["repository"] == {"url": "https://github.com/o/r", "branch": "trunk"}
+    assert new["execute"]["execute_notebooks"] == "cache"
+    old = yaml.safe_load(original)
+    for key in old:
+        if key not in ("repository", "execute"):
+            assert new[key] == old[key], key
+    assert config.read_text(encoding="utf-8").count("#") == original.count("#")   # comments
+
+
+@pytest.mark.parametrize("args", [["--repository", "github.com/o/r"],
+                                  ["--execute", "sometimes"]])
+def test_configure_rejects_bad_settings(tmp_path: Path, args: list[str], capsys) -> None:
+    config = tmp_path / "_config.yml"
+    config.write_text((ROOT / "_config.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert configure_book.main(["--config", str(config), *args]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_workflow_builds_every_pull_request_and_publishes_main() -> None:
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    triggers = workflow[True]                   # YAML 1.1 reads the key `on` as True
+    assert triggers["push"]["branches"] == ["main"] and "pull_request" in triggers
+    build = workflow["jobs"]["build"]["steps"]
+    runs = " ".join(step.get("run", "") for step in build)
+    assert "bash tools/build_book.sh" in runs and "--execute cache" in runs
+    assert "tools/build_book.sh" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    artifacts = [s for s in build if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert any(s["if"] == "github.event_name == 'pull_request'" and s["with"]["path"]
+               == "_build/html" for s in artifacts)
+    assert any(s.get("with", {}).get("path") == "_build/.jupyter_cache" for s in build)
+    assert "deploy-pages" in str(workflow["jobs"]["pages"]["steps"])
+    assert "notebooks" in str(workflow["jobs"]["notebooks"]["steps"])
+
+
+def test_pdf_copy_points_every_page_at_the_local_mathjax(tmp_path: Path) -> None:
+    import book_pdf
+
+    html, mathjax = tmp_path / "html", tmp_path / "es5"
+    (html / "book").mkdir(parents=True)
+    mathjax.mkdir()
+    (mathjax / "tex-mml-chtml.js").write_text("// MathJax", encoding="utf-8")
+    tag = f'<script src="{book_pdf.CDN_MATHJAX}tex-mml-chtml.js"></script>'
+    (html / "index.html").write_text(tag, encoding="utf-8")
+    (html / "book" / "intro.html").write_text(tag, encoding="utf-8")
+    site = book_pdf.local_copy(html, mathjax, tmp_path / "out")
+    assert (site / "_mathjax" / "tex-mml-chtml.js").is_file()
+    assert (site / "index.html").read_text() == '<script src="_mathjax/tex-mml-chtml.js"></script>'
+    assert "../_mathjax/tex-mml-chtml.js" in (site / "book" / "intro.html").read_text()
+    assert book_pdf.CDN_MATHJAX in (html / "book" / "intro.html").read_text()  # untouched
