@@ -50,8 +50,7 @@ COLUMN_HELP: dict[str, str] = {
     "status": "attributed, rejected, tie, or insufficient evidence (below --min-tokens)",
 }
 #: How a column of :attr:`hclib.Attribution.verdicts` is headed in the table.
-COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank",
-                                  "in_vocabulary": "in vocab.", "confidence": "conf."}
+COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
 #: The width of the ``attribute`` table without ``--wide``.
 TABLE_WIDTH = 80
 

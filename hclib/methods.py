@@ -269,8 +269,9 @@ def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int
 def _knn_scorer(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
                 k: int, progress: bool | None, n_jobs: int, max_memory_mb: float,
                 **_: Any) -> np.ndarray:
-    d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress, n_jobs=n_jobs,
-                           max_memory_mb=max_memory_mb)
+    # 1 - cos of a text with itself can round to -2e-16: clip to the measure's range [0, 1]
+    d = np.clip(discrepancy_matrix(unknown, known, measure="cosine", progress=progress,
+                                   n_jobs=n_jobs, max_memory_mb=max_memory_mb), 0.0, 1.0)
     rows = np.flatnonzero(own >= 0)
     d[rows, own[rows]] = np.inf
     return knn_table(d, labels, k)
