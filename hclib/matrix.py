@@ -238,8 +238,10 @@ def discrepancy_matrix(
         raise InputTypeError(f"progress must be True, False or None, got {progress!r}")
     if device != "cpu":
         if pvalue not in (None, "distance") or measure not in ("hc_dagger", "hc_star"):
-            raise ValueError(f"device={device!r} computes HC† and HC* of the exact 'distance' "
-                             f"P-value only, not measure={measure!r} with pvalue={pvalue!r}")
+            asked = (f"measure={measure!r}" if measure not in ("hc_dagger", "hc_star")
+                     else f"pvalue={pvalue!r}")
+            raise ValueError(f"device={device!r} computes the exact HC measures only (HC† and "
+                             f"HC* of the 'distance' P-value), not {asked}")
         return _on_device(docs, authors, member, measure, gamma, approximate, device, progress)
     step = chunk_size or _chunk_size(n_authors, docs.shape[1], max_memory_mb / n_jobs)
     hc = measure.startswith("hc_")

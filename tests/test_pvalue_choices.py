@@ -288,5 +288,6 @@ def test_registered_hc_methods_use_their_pvalue(name):
                                     {"measure": "fisher"}])
 def test_the_gpu_path_refuses_other_pvalues_before_looking_for_a_gpu(kwargs):
     docs, authors = np.ones((2, 20), int), np.ones((2, 20), int)
-    with pytest.raises(ValueError, match="exact 'distance' P-value only"):
+    (name, value), = kwargs.items()
+    with pytest.raises(ValueError, match=f"exact HC measures only .* not {name}='{value}'"):
         discrepancy_matrix(docs, authors, device="gpu", **kwargs)
