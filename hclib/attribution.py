@@ -8,7 +8,7 @@ and returns an :class:`Attribution`:
 2. the vocabulary is the ``N`` most frequent items of the *known* texts (ties alphabetically;
    ``N`` defaults to the method's :attr:`~hclib.methods.Method.n_words`), or a list you give;
 3. the method of the registry (:mod:`hclib.methods`, default HC†; ``"auto"`` picks one of
-   :data:`AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
+   :data:`~hclib.attribution.AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
    candidates) discrepancy table, smaller = closer. Every known text is scored too, against
    its own author **without its group** (its work folder, or ``groups=``; a text alone when
    ungrouped; :mod:`hclib.loo`), which gives the cross-validated :attr:`Attribution.accuracy`
@@ -34,8 +34,8 @@ and returns an :class:`Attribution`:
    (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
    :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
-7. with ``compare=True`` (the command line: up to :data:`COMPARE_UP_TO` known texts) the
-   other configurations of :data:`AUTO_METHODS` are scored the same way, and
+7. with ``compare=True`` (the command line: up to :data:`~hclib.attribution.COMPARE_UP_TO` known texts) the
+   other configurations of :data:`~hclib.attribution.AUTO_METHODS` are scored the same way, and
    ``Attribution.advice`` says when one is clearly more accurate on the known texts.
 
 ``Attribution.explain`` names the words behind a verdict: the discriminating words
@@ -89,7 +89,7 @@ STATUSES: tuple[str, ...] = ("attributed", "rejected", "tie", "insufficient evid
 #: What the ``author`` column holds for a tie and for a text with too little evidence.
 TIE = "<tie>"
 INSUFFICIENT = "<insufficient evidence>"
-#: Default evidence floor: a text with fewer tokens inside the vocabulary gets the status
+#: The default evidence floor. A text with fewer tokens inside the vocabulary gets the status
 #: "insufficient evidence" (the accuracy-versus-length curve of the chapter "Attribute your
 #: own texts" is behind this value).
 MIN_TOKENS = 200
@@ -262,15 +262,17 @@ class Attribution:
 
     @property
     def verdicts(self) -> pd.DataFrame:
-        """One row per text: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient
-        evidence>``), runner-up, margin, discrepancy, rank score, confidence, tokens, tokens
-        inside the vocabulary, and status (:data:`STATUSES`)."""
+        """The table of verdicts, one row per text.
+
+        Columns: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient evidence>``),
+        runner-up, margin, discrepancy, rank score, confidence, tokens, tokens inside the
+        vocabulary, and status (:data:`STATUSES`)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 
     @property
     def prediction(self) -> pd.Series:
-        """The answer for every text: an author, or ``<UNK>``, ``<tie>``, ``<insufficient
+        """The answer for every text. An author, or ``<UNK>``, ``<tie>``, ``<insufficient
         evidence>`` (:attr:`verdicts`)."""
         return self.verdicts["author"]
 
@@ -548,7 +550,7 @@ AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
 #: thinned to one of these shares of its tokens (:func:`_excerpt_verdicts`).
 CALIBRATION_EXCERPTS = 300
 EXCERPT_SHARES: tuple[float, ...] = (1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32)
-#: ``compare=None`` compares the methods of :data:`AUTO_METHODS` on at most this many known
+#: ``compare=None`` compares the methods of :data:`~hclib.attribution.AUTO_METHODS` on at most this many known
 #: texts (beyond it, pass ``compare=True``).
 COMPARE_UP_TO = 500
 
@@ -824,7 +826,7 @@ def attribute(
         The texts to attribute: a list of texts or paths, a mapping name → text, or a folder.
     method
         A name of :data:`hclib.methods.METHODS` (default ``"hc_dagger"``, the paper's HC†), or
-        ``"auto"``: every configuration of :data:`AUTO_METHODS` is scored, and the one of best
+        ``"auto"``: every configuration of :data:`~hclib.attribution.AUTO_METHODS` is scored, and the one of best
         (grouped) leave-one-out accuracy on the known texts is returned, with the list in
         ``Attribution.method_scores`` (``features`` must then be left out).
     features
@@ -843,7 +845,7 @@ def attribute(
         verdict is right) is below the level.
     min_tokens
         The evidence floor: a text with fewer tokens inside the vocabulary gets the status
-        ``"insufficient evidence"`` and no author (default :data:`MIN_TOKENS`).
+        ``"insufficient evidence"`` and no author (default :data:`~hclib.attribution.MIN_TOKENS`).
     groups
         Mapping author → one group label per known text of that author: leave-one-out leaves
         out a text's whole group (e.g. the other pieces of the same work). In a folder, a
@@ -870,9 +872,9 @@ def attribute(
         on it.
     compare
         With an explicit method, also score the other configurations of
-        :data:`AUTO_METHODS` and say in ``Attribution.advice`` when one is clearly better on
+        :data:`~hclib.attribution.AUTO_METHODS` and say in ``Attribution.advice`` when one is clearly better on
         the known texts (its accuracy above this method's 95 % interval); ``None`` (what the
-        command line does): only when there are at most :data:`COMPARE_UP_TO` known texts and
+        command line does): only when there are at most :data:`~hclib.attribution.COMPARE_UP_TO` known texts and
         no protocol. Each compared configuration costs another scoring.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.

@@ -33,7 +33,7 @@ _METHODS_HELP = "\n".join(f"  {name:<14} {m.label}: {m.description}"
 _FEATURES_HELP = "\n".join(f"  {kind:<14} {text}" for kind, text in KINDS.items())
 
 #: One-line explanations of the columns of the ``attribute`` table (keys: the columns of
-#: :attr:`hclib.Attribution.verdicts`); the footer and the help print those shown.
+#: :attr:`hclib.attribution.Attribution.verdicts`); the footer and the help print those shown.
 COLUMN_HELP: dict[str, str] = {
     "author": "the candidate chosen (by --rule; <UNK>: none of them, by --reject)",
     "runner_up": "the second candidate by the same rule",
@@ -49,7 +49,7 @@ COLUMN_HELP: dict[str, str] = {
                   "texts' leave-one-out verdicts)",
     "status": "attributed, rejected, tie, or insufficient evidence (below --min-tokens)",
 }
-#: How a column of :attr:`hclib.Attribution.verdicts` is headed in the table.
+#: How a column of :attr:`hclib.attribution.Attribution.verdicts` is headed in the table.
 COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
 #: The width of the ``attribute`` table without ``--wide``.
 TABLE_WIDTH = 80

@@ -23,7 +23,7 @@ Files are named by a *relpath* laid out like the project's data folder (``federa
    removes the temporary files of this process (``hclib data fetch`` calls it on Ctrl-C or
    SIGTERM) and :func:`remove_stale_temporaries` those of a process that was killed. A cached
    file that fails its checksum (or, in :func:`fetch_all` with ``recheck``, its registered
-   check, :func:`register_verifier`) is fetched again.
+   check, :func:`~hclib.corpora.fetch.register_verifier`) is fetched again.
 3. Otherwise :class:`DataNotFoundError`, naming every place looked at and how to get the file.
 
 A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error (:class:`DataNotFoundError`),
@@ -332,7 +332,7 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
     :func:`~hclib.corpora.fetch.cache_dir`, downloading from the original source if needed. Raises
     :class:`DataNotFoundError` if it cannot be found or fetched, :class:`DataIntegrityError` if
     the ``$HCLIB_DATA_DIR`` copy fails its checksum. ``recheck``: a cached file with a
-    registered check (:func:`register_verifier`) is checked, and fetched again if damaged.
+    registered check (:func:`~hclib.corpora.fetch.register_verifier`) is checked, and fetched again if damaged.
     """
     rel = _normalize(relpath)
     url, sha256 = REGISTRY.get(rel, (None, None))
