@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from .methods import Method, candidates, knn_table
+from .matrix import corpus_counts
+from .methods import Method, candidates, knn_distances, knn_table
 
 __all__ = ["loo_rows", "grouped_loo_table"]
 
@@ -52,13 +53,9 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
     gid = np.array([group_ids[g] for g in groups])
     if method.corpus:
-        return _corpus_loo(method, known, labels, gid, rows, x, options, cands)
+        return _corpus_loo(method, known, labels, gid, rows, x, options)
     if method.family == "nearest neighbours":
-        from .matrix import discrepancy_matrix
-
-        d = np.clip(discrepancy_matrix(x, known, measure="cosine",
-                                       n_jobs=options.get("n_jobs", 1), progress=False),
-                    0.0, 1.0)  # rounding can give -2e-16 for a text equal to a known one
+        d = knn_distances(x, known, n_jobs=options.get("n_jobs", 1))
         d[gid[rows][:, None] == gid[None, :]] = np.inf
         return knn_table(d, labels, options.get("k_neighbours", 5))
     out = np.empty((rows.size, len(cands)))
@@ -73,14 +70,10 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
 
 
 def _corpus_loo(method: Method, known: np.ndarray, labels: list, gid: np.ndarray,
-                rows: np.ndarray, x: np.ndarray, options: dict[str, Any], cands: list
-                ) -> np.ndarray:
+                rows: np.ndarray, x: np.ndarray, options: dict[str, Any]) -> np.ndarray:
     table = method.score(x, known, labels, **options)
-    author = np.array([cands.index(a) for a in labels])
-    corpora = np.zeros((len(cands), known.shape[1]), dtype=known.dtype)
-    np.add.at(corpora, author, known)
-    group_totals = np.zeros((gid.max() + 1, known.shape[1]), dtype=known.dtype)
-    np.add.at(group_totals, gid, known)
+    _, corpora, author = corpus_counts(known, labels)
+    _, group_totals, _ = corpus_counts(known, gid.tolist())  # group ids in first-seen order
     own = corpora[author[rows]] - group_totals[gid[rows]]
     pvalue, min_count = options.get("pvalue", "distance"), options.get("min_count", 0)
     gamma = options.get("gamma", 0.25)

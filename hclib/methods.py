@@ -67,7 +67,8 @@ from .matrix import corpus_counts, discrepancy_matrix
 from .measures import CORPUS_MEASURES, Measure
 from .pvalues import check_ranking
 
-__all__ = ["Method", "METHODS", "RECOMMENDED_HC", "get", "candidates", "knn_table"]
+__all__ = ["Method", "METHODS", "RECOMMENDED_HC", "get", "candidates", "knn_distances",
+           "knn_table"]
 
 
 @dataclass(frozen=True)
@@ -266,12 +267,20 @@ def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int
     return 1.0 - votes / k + nearest / (k + 1)
 
 
+def knn_distances(unknown: np.ndarray, known: np.ndarray, *, progress: bool | None = False,
+                  n_jobs: int = 1, max_memory_mb: float = 256.0) -> np.ndarray:
+    """(texts × known texts) cosine discrepancies :math:`1 - \cos`, clipped to [0, 1] (a
+    text equal to a known text can round to -2e-16), as :func:`knn_table` takes them."""
+    d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress,
+                           n_jobs=n_jobs, max_memory_mb=max_memory_mb)
+    return np.clip(d, 0.0, 1.0)
+
+
 def _knn_scorer(unknown: np.ndarray, known: np.ndarray, labels: list, own: np.ndarray, *,
                 k: int, progress: bool | None, n_jobs: int, max_memory_mb: float,
                 **_: Any) -> np.ndarray:
-    # 1 - cos of a text with itself can round to -2e-16: clip to the measure's range [0, 1]
-    d = np.clip(discrepancy_matrix(unknown, known, measure="cosine", progress=progress,
-                                   n_jobs=n_jobs, max_memory_mb=max_memory_mb), 0.0, 1.0)
+    d = knn_distances(unknown, known, progress=progress, n_jobs=n_jobs,
+                      max_memory_mb=max_memory_mb)
     rows = np.flatnonzero(own >= 0)
     d[rows, own[rows]] = np.inf
     return knn_table(d, labels, k)
