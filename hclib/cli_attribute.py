@@ -82,9 +82,10 @@ Texts that share a file name are named by their path.
 
 def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", default=None, metavar="NAME",
-                   help="attribution method (default hc_dagger, the paper's HC†; list "
-                        "below), or auto: the best of a short list by leave-one-out accuracy "
-                        "on the known texts")
+                   help="attribution method (default fisher: Fisher's combination of the "
+                        "paper's exact P-values, the winner of the book's short-texts study; "
+                        "hc_dagger is the paper's HC†; list below), or auto: the best of a "
+                        "short list by leave-one-out accuracy on the known texts")
     p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",

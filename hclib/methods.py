@@ -269,7 +269,7 @@ def knn_table(distances: ArrayLike, neighbour_labels: Sequence[Hashable], k: int
 
 def knn_distances(unknown: np.ndarray, known: np.ndarray, *, progress: bool | None = False,
                   n_jobs: int = 1, max_memory_mb: float = 256.0) -> np.ndarray:
-    """(texts × known texts) cosine discrepancies :math:`1 - \cos`, clipped to [0, 1] (a
+    r"""(texts × known texts) cosine discrepancies :math:`1 - \cos`, clipped to [0, 1] (a
     text equal to a known text can round to -2e-16), as :func:`knn_table` takes them."""
     d = discrepancy_matrix(unknown, known, measure="cosine", progress=progress,
                            n_jobs=n_jobs, max_memory_mb=max_memory_mb)

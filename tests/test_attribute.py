@@ -82,7 +82,7 @@ def test_table_is_the_registry_on_the_counts(problem, result) -> None:
     assert result.vocabulary == vocab
     kc = count_matrix(known_tokens, vocab)
     uc = count_matrix([tokenize(t) for t in unknown.values()], vocab)
-    method = METHODS["hc_dagger"]
+    method = METHODS[hclib.attribution.DEFAULT_METHOD[0]]
     np.testing.assert_array_equal(result.table.to_numpy(), method.score(uc, kc, labels))
     loo = method.score(kc, kc, labels, own=np.arange(len(kc)))
     np.testing.assert_array_equal(result.known_table.to_numpy(), loo)
@@ -112,7 +112,7 @@ def test_verdict_columns(result) -> None:
     frame = result.to_frame()
     assert list(frame.columns[-3:]) == ["d: ann", "d: bob", "d: cyd"]
     payload = json.loads(result.to_json())
-    assert payload["method"] == "hc_dagger" and payload["candidates"] == result.candidates
+    assert payload["method"] == "fisher" and payload["candidates"] == result.candidates
     assert [t["author"] for t in payload["texts"]] == list(v["author"])
     assert payload["texts"][0]["discrepancies"]["bob"] == pytest.approx(d[0, 1])
 
@@ -126,7 +126,11 @@ def test_explain_gives_w_dagger_with_counts_and_pvalues(result) -> None:
     expected_words = {w for w, m1, m2 in zip(result.vocabulary, masks["ann"], masks["bob"])
                       if m1 or m2}
     assert set(ex.words["word"]) == expected_words and expected_words
-    assert ex.hc[0] == pytest.approx(result.table.loc[name, "ann"])
+    assert ex.hc[0] == pytest.approx(hc_discrepancy(x, corpus["ann"]).hc)
+    # the default, Fisher's combination, explained by HC†'s words of the same P-values
+    assert ex.scores == (result.table.loc[name, "ann"], result.table.loc[name, "bob"])
+    pv_bob = allocation_pvalues(x, corpus["bob"])
+    assert ex.scores[1] == pytest.approx(-2 * np.log(np.maximum(pv_bob, 1e-300)).sum())
     row = ex.words.iloc[0]
     j = result.vocabulary.index(row["word"])
     pv = allocation_pvalues(x, corpus["ann"])
@@ -140,7 +144,7 @@ def test_explain_gives_w_dagger_with_counts_and_pvalues(result) -> None:
     default = result.explain(0)
     assert default.authors == (result.prediction.iloc[0], result.runner_up.iloc[0])
     own = result.explain("bob #2", "bob", "ann")
-    assert own.hc[0] == pytest.approx(result.known_table.loc["bob #2", "bob"])
+    assert own.scores[0] == pytest.approx(result.known_table.loc["bob #2", "bob"])
     ax = result.plot_explanation(0, top=5)
     assert len(ax.get_yticklabels()) == min(5, len(default.words))
     with pytest.raises(ValueError, match="not a candidate"):

@@ -45,6 +45,10 @@ def test_attribute_prints_a_table_and_json(folders) -> None:
         words = next(line for line in lines[words_at:] if line.startswith(name))
         assert words.count("→") == 3
     assert "leave-one-out accuracy on 12 known texts: 100.0% (95% interval" in run.stdout
+    # the default is not the paper's HC†, and the output says so (once)
+    assert run.stdout.count("the default, not the paper's HC†: Fisher's") == 1
+    paper = hclib_cmd("attribute", root / "known", root / "unknown", "--method", "hc_dagger")
+    assert paper.returncode == 0 and "the default, not" not in paper.stdout
     run = hclib_cmd("attribute", root / "known", root / "unknown" / "ann-0.txt", "--json",
                     "--method", "burrows_delta", "--features", "words:1-2", "--reject", "0.9")
     payload = json.loads(run.stdout)
