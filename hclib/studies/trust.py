@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -83,30 +84,40 @@ def fold_verdicts(pieces: pd.DataFrame, **options: Any) -> tuple[pd.DataFrame, p
     return pd.concat(frames), pd.DataFrame(rows).set_index("fold")
 
 
-def length_curve(pieces: pd.DataFrame, lengths: list[int], *, fold: int = 2,
-                 seed: int = 0, **options: Any) -> pd.DataFrame:
-    """Accuracy of excerpts of ``lengths`` words (a random window of each disputed piece of
-    ``fold``, seeded), known texts grouped by work, no evidence floor: per length the texts,
-    the share right, its Wilson interval and the median tokens inside the vocabulary."""
+def length_curve(pieces: pd.DataFrame, lengths: list[int], *,
+                 folds: Sequence[int] | None = None, seed: int = 0,
+                 **options: Any) -> pd.DataFrame:
+    """Accuracy of excerpts of ``lengths`` words (a random window of each disputed piece,
+    seeded), pooled over ``folds`` (default: every work in turn disputed), known texts
+    grouped by work, no evidence floor: per length the texts, the share right, its Wilson
+    interval, the median tokens inside the vocabulary and the mean confidence."""
     from ..calibration import wilson_interval
 
     rng = np.random.default_rng(seed)
-    known, groups, unknown, truth = _fold(pieces, fold)
+    folds = sorted(pieces["work"].unique()) if folds is None else list(folds)
+    if not folds:
+        raise ValueError("length_curve needs at least one fold")
     rows = []
     for n in lengths:
-        excerpts = {}
-        for name, text in unknown.items():
-            words = text.split()
-            start = int(rng.integers(0, max(1, len(words) - n + 1)))
-            excerpts[name] = " ".join(words[start:start + n])
-        res = attribute(known, excerpts, groups=groups, progress=False, min_tokens=0,
-                        **options)
-        v = res.verdicts
-        right = int((v["author"] == truth).sum())
-        low, high = wilson_interval(right, len(v))
-        rows.append({"words": n, "in_vocabulary": float(v["in_vocabulary"].median()),
-                     "texts": len(v), "accuracy": right / len(v), "low": low, "high": high,
-                     "mean confidence": float(v["confidence"].mean())})
+        right, in_vocab, confidence = 0, [], []
+        for fold in folds:
+            known, groups, unknown, truth = _fold(pieces, fold)
+            excerpts = {}
+            for name, text in unknown.items():
+                words = text.split()
+                start = int(rng.integers(0, max(1, len(words) - n + 1)))
+                excerpts[name] = " ".join(words[start:start + n])
+            res = attribute(known, excerpts, groups=groups, progress=False, min_tokens=0,
+                            **options)
+            v = res.verdicts
+            right += int((v["author"] == truth).sum())
+            in_vocab += list(v["in_vocabulary"])
+            confidence += list(v["confidence"])
+        texts = len(in_vocab)
+        low, high = wilson_interval(right, texts)
+        rows.append({"words": n, "in_vocabulary": float(np.median(in_vocab)),
+                     "texts": texts, "accuracy": right / texts, "low": low, "high": high,
+                     "mean confidence": float(np.mean(confidence))})
     return pd.DataFrame(rows)
 
 
