@@ -67,7 +67,7 @@ from .calibration import (ConfidenceModel, confidence_features, fit_confidence, 
                           wilson_interval)
 from .discrepancy import hc_discrepancy
 from .features import Features, parse_features
-from .loo import grouped_loo_table, loo_rows
+from .loo import LOO_MATCHES, grouped_loo_table, loo_rows
 from .methods import RECOMMENDED_HC, Method, get
 from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
 from .sources import KnownTexts, known_texts, read_folder, read_known_folder, unknown_texts
@@ -656,7 +656,7 @@ class _Problem:
 
 def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
          vocabulary: Any, gamma: float, rule: str, reject: float | None, reject_by: str,
-         min_tokens: int, options: dict[str, Any]) -> Attribution:
+         min_tokens: int, options: dict[str, Any], loo_match: str = "none") -> Attribution:
     """One method on one feature set: tables, grouped leave-one-out, ranks, confidence."""
     known = problem.known
     labels, n_known = known.authors, len(known.texts)
@@ -690,7 +690,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         table[scored] = m.score(unknown_counts[scored], known_counts, labels, **options)
     groups = list(known.groups)
     rows = loo_rows(labels, groups)
-    known_table = grouped_loo_table(m, known_counts, labels, groups, rows, options)
+    known_table = grouped_loo_table(m, known_counts, labels, groups, rows, options,
+                                    match=loo_match)
     loo_names = [known.names[i] for i in rows]
     ranks = known_ranks = None
     n_groups = {a: len({g for g, b in zip(groups, labels) if b == a}) for a in cands}
@@ -721,7 +722,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         tokens=evidence.iloc[n_known:], known_tokens=evidence.iloc[:n_known],
         min_tokens=min_tokens, reject_by=reject_by, known_groups=list(known.groups),
     )
-    model = _fit_confidence(result, _excerpt_verdicts(result, m, groups, rows, options))
+    model = _fit_confidence(result, _excerpt_verdicts(result, m, groups, rows, options,
+                                                      loo_match))
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens))
     return replace(result, confidence_model=model)
@@ -734,7 +736,8 @@ def _no_confidence_message(min_tokens: int) -> str:
 
 
 def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
-                      options: dict[str, Any]) -> pd.DataFrame | None:
+                      options: dict[str, Any], loo_match: str = "none"
+                      ) -> pd.DataFrame | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`CALIBRATION_EXCERPTS` known texts (seeded), each
     thinned to a share of its tokens drawn from :data:`EXCERPT_SHARES` (binomial thinning of
@@ -753,7 +756,7 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
         return None
     labels = result._known_labels
     table = grouped_loo_table(m, result._known_counts, labels, groups, sample, options,
-                              texts=thin)
+                              texts=thin, match=loo_match)
     names = [f"excerpt {i}" for i in range(sample.size)]
     cands = result.candidates
     ranks = None
@@ -829,6 +832,7 @@ def attribute(
     reject_by: Literal["rank", "confidence"] = "rank",
     min_tokens: int = MIN_TOKENS,
     groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
+    loo_match: Literal["none", "group", "thin"] = "none",
     gamma: float | None = None,
     k_neighbours: int = 5,
     protocol: str | Protocol | None = None,
@@ -873,6 +877,11 @@ def attribute(
         Mapping author → one group label per known text of that author: leave-one-out leaves
         out a text's whole group (e.g. the other pieces of the same work). In a folder, a
         sub-folder ``KNOWN/AUTHOR/WORK/`` is a group.
+    loo_match
+        Size matching of the leave-one-out (:mod:`hclib.loo`): with a text's group left out,
+        every other author loses one of its groups too (``"group"``), or is thinned to the
+        own author's remaining size (``"thin"``), so that the own author is not favoured by
+        having the smaller corpus; ``"none"`` leaves the other authors whole.
     gamma, k_neighbours
         :math:`\\gamma_0` of HC (default 0.25; also used by ``Attribution.explain``); k of k-NN.
     protocol
@@ -926,6 +935,8 @@ def attribute(
     reject = _check_level(reject)
     reject_by = _check_reject_by(reject_by)
     min_tokens = _check_min_tokens(min_tokens)
+    if loo_match not in LOO_MATCHES:
+        raise ValueError(f"loo_match must be one of {list(LOO_MATCHES)}, got {loo_match!r}")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)
     cands = list(dict.fromkeys(problem.known.authors))
@@ -938,7 +949,7 @@ def attribute(
 
     def run(m: Method, feats: Features) -> Attribution:
         return _fit(problem, m, feats, proto, vocabulary, gamma, rule, reject, reject_by,
-                    min_tokens, options)
+                    min_tokens, options, loo_match)
 
     if auto:
         results = [(name, spec, run(get(name), parse_features(spec)))

@@ -14,6 +14,23 @@ group :math:`g` is scored against
 With singleton groups this is ordinary leave-one-out (:meth:`hclib.methods.Method.score` with
 ``own``). Only texts of authors with at least two groups can be left out (otherwise the
 author would have no known text left).
+
+**Size matching** (``match``). Left out, author :math:`a` has fewer known texts than the other
+authors (one work of two, say), and a discrepancy finds more differences against a larger
+corpus, so the own author looks closer than in a real dispute and the accuracy is optimistic.
+For the left-out group :math:`g` every other author :math:`b` is shrunk too, with a random
+generator seeded by ``(seed, g)`` (the same draw for every text of :math:`g`):
+
+* ``"group"``: :math:`b` also loses one of its groups :math:`h_b` (drawn uniformly; an author
+  with a single group keeps it): corpus :math:`\mathcal{C}_b - \sum_{j \in h_b} D_j`, and
+  the texts of :math:`h_b` are no neighbours (k-NN) nor in the refit;
+* ``"thin"``: corpus methods: :math:`\mathcal{C}_b` binomially thinned,
+  :math:`\tilde c_{bw} \sim \mathrm{Bin}(c_{bw}, \min(1, N_a^{-g} / N_b))`, where
+  :math:`N_a^{-g}` is the token total of :math:`\mathcal{C}_a - \sum_{j \in g} D_j` and
+  :math:`N_b` that of :math:`\mathcal{C}_b` (so the expected size is the own author's); k-NN
+  and refit, whose unit is the text: a uniform random subset of :math:`b`'s texts, as many as
+  :math:`a` has left outside :math:`g`;
+* ``"none"``: the other authors unchanged.
 """
 
 from __future__ import annotations
@@ -26,7 +43,10 @@ import numpy as np
 from .matrix import corpus_counts
 from .methods import Method, candidates, knn_distances, knn_table
 
-__all__ = ["loo_rows", "grouped_loo_table"]
+__all__ = ["LOO_MATCHES", "loo_rows", "grouped_loo_table"]
+
+#: The size matchings of :func:`grouped_loo_table` (module docstring).
+LOO_MATCHES: tuple[str, ...] = ("none", "group", "thin")
 
 
 def loo_rows(labels: Sequence[Hashable], groups: Sequence[Hashable]) -> np.ndarray:
@@ -39,12 +59,18 @@ def loo_rows(labels: Sequence[Hashable], groups: Sequence[Hashable]) -> np.ndarr
 
 def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashable],
                       groups: Sequence[Hashable], rows: np.ndarray,
-                      options: dict[str, Any], texts: np.ndarray | None = None
-                      ) -> np.ndarray:
+                      options: dict[str, Any], texts: np.ndarray | None = None, *,
+                      match: str = "none", seed: int = 0) -> np.ndarray:
     """The (``rows`` × candidates) table of known texts ``rows``, each without its group.
 
     ``texts`` (one count row per entry of ``rows``) replaces the texts' own counts, e.g. by
-    an excerpt of each, still scored without the group of known text ``rows[i]``."""
+    an excerpt of each, still scored without the group of known text ``rows[i]``. ``match``
+    (:data:`LOO_MATCHES`) shrinks the other authors to the own author's size, seeded by
+    ``seed`` (module docstring)."""
+    if match not in LOO_MATCHES:
+        raise ValueError(f"match must be one of {list(LOO_MATCHES)}, got {match!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     labels = list(labels)
     cands = candidates(labels)
     if rows.size == 0:
@@ -52,38 +78,103 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     x = known[rows] if texts is None else np.asarray(texts)
     group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
     gid = np.array([group_ids[g] for g in groups])
+    author = np.array([cands.index(a) for a in labels])
     if method.corpus:
-        return _corpus_loo(method, known, labels, gid, rows, x, options)
-    if method.family == "nearest neighbours":
-        d = knn_distances(x, known, n_jobs=options.get("n_jobs", 1))
-        d[gid[rows][:, None] == gid[None, :]] = np.inf
-        return knn_table(d, labels, options.get("k_neighbours", 5))
+        return _corpus_loo(method, known, author, gid, rows, x, options, match, int(seed))
     out = np.empty((rows.size, len(cands)))
+    knn = method.family == "nearest neighbours"
+    d = knn_distances(x, known, n_jobs=options.get("n_jobs", 1)) if knn else None
     for g in np.unique(gid[rows]):
         mine = gid[rows] == g
-        keep = gid != g
+        keep = _kept_texts(author, gid, int(g), match, int(seed))
+        if d is not None:
+            d[np.ix_(mine, ~keep)] = np.inf
+            continue
         rest = [labels[j] for j in np.flatnonzero(keep)]
         part = method.score(x[mine], known[keep], rest, **options)
         order = [candidates(rest).index(c) for c in cands]
         out[mine] = part[:, order]
+    if d is not None:
+        return knn_table(d, labels, options.get("k_neighbours", 5))
     return out
 
 
-def _corpus_loo(method: Method, known: np.ndarray, labels: list, gid: np.ndarray,
-                rows: np.ndarray, x: np.ndarray, options: dict[str, Any]) -> np.ndarray:
-    table = method.score(x, known, labels, **options)
-    _, corpora, author = corpus_counts(known, labels)
-    _, group_totals, _ = corpus_counts(known, gid.tolist())  # group ids in first-seen order
-    own = corpora[author[rows]] - group_totals[gid[rows]]
+def _rng(seed: int, g: int) -> np.random.Generator:
+    return np.random.default_rng([seed, g])
+
+
+def _kept_texts(author: np.ndarray, gid: np.ndarray, g: int, match: str,
+                seed: int) -> np.ndarray:
+    """Which known texts a text of group ``g`` is scored against (k-NN and refit)."""
+    keep = gid != g
+    if match == "none":
+        return keep
+    rng = _rng(seed, g)
+    a = author[gid == g][0]
+    n_own = int(np.sum(keep & (author == a)))
+    for b in np.unique(author):
+        if b == a:
+            continue
+        theirs = np.flatnonzero(author == b)
+        if match == "group":
+            choices = np.unique(gid[theirs])
+            if choices.size >= 2:
+                keep[theirs[gid[theirs] == rng.choice(choices)]] = False
+        elif theirs.size > n_own:
+            keep[rng.choice(theirs, theirs.size - n_own, replace=False)] = False
+    return keep
+
+
+def _measure(method: Method, options: dict[str, Any]) -> Any:
+    """``f(x, y)``: the method's discrepancy of each text and corpus, leading axes broadcast
+    (as :meth:`Method.score` computes it)."""
     pvalue, min_count = options.get("pvalue", "distance"), options.get("min_count", 0)
     gamma = options.get("gamma", 0.25)
     if (pvalue, min_count) != ("distance", 0):
         from .discrepancy import hc_discrepancy
 
-        values = hc_discrepancy(x, own, gamma, method.name.removeprefix("hc_"),
-                                pvalue=pvalue, min_count=min_count).hc
-    else:
-        assert method.pair is not None
-        values = method.pair(gamma, options.get("approximate", False))(x, own)
-    table[np.arange(rows.size), author[rows]] = values
-    return table
+        variant = method.name.removeprefix("hc_")
+        return lambda x, y: hc_discrepancy(x, y, gamma, variant, pvalue=pvalue,
+                                           min_count=min_count).hc
+    assert method.pair is not None
+    return method.pair(gamma, options.get("approximate", False))
+
+
+def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.ndarray,
+                rows: np.ndarray, x: np.ndarray, options: dict[str, Any], match: str,
+                seed: int) -> np.ndarray:
+    f = _measure(method, options)
+    _, corpora, _ = corpus_counts(known, author.tolist())
+    _, group_totals, _ = corpus_counts(known, gid.tolist())  # group ids in first-seen order
+    if match == "none":
+        labels = author.tolist()
+        table = method.score(x, known, labels, **options)
+        own = corpora[author[rows]] - group_totals[gid[rows]]
+        table[np.arange(rows.size), author[rows]] = f(x, own)
+        return table
+    out = np.empty((rows.size, corpora.shape[0]))
+    for g in np.unique(gid[rows]):
+        mine = np.flatnonzero(gid[rows] == g)
+        ref = _matched_corpora(corpora, group_totals, author, gid, int(g), match, seed)
+        out[mine] = f(x[mine][:, None, :], ref[None, :, :])
+    return out
+
+
+def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,
+                     gid: np.ndarray, g: int, match: str, seed: int) -> np.ndarray:
+    """(candidates × words) corpora a text of group ``g`` is scored against."""
+    rng = _rng(seed, g)
+    a = author[gid == g][0]
+    ref = corpora.copy()
+    ref[a] -= group_totals[g]
+    n_own = ref[a].sum()
+    for b in range(corpora.shape[0]):
+        if b == a:
+            continue
+        if match == "group":
+            choices = np.unique(gid[author == b])
+            if choices.size >= 2:
+                ref[b] -= group_totals[rng.choice(choices)]
+        elif ref[b].sum() > n_own:
+            ref[b] = rng.binomial(corpora[b], n_own / corpora[b].sum())
+    return ref

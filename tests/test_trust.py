@@ -19,7 +19,9 @@ from hclib import attribution
 from hclib.attribution import INSUFFICIENT, TIE, UNK
 from hclib.calibration import (confidence_features, expected_calibration_error,
                                fit_confidence, reliability, wilson_interval)
+from hclib import loo
 from hclib.discrepancy import hc_discrepancy
+from hclib.loo import LOO_MATCHES, grouped_loo_table
 from hclib.pvalues import allocation_pvalues
 from hclib.methods import METHODS
 from test_attribute import WORDS, make_texts
@@ -183,6 +185,95 @@ def test_grouped_loo_of_other_methods_is_the_refit_without_the_group(name) -> No
         assert res.known_table.iloc[i, a] == pytest.approx(refit[a], rel=1e-10)
         if name != "cosine_delta":  # Delta's z-scores use every known text outside the group
             np.testing.assert_allclose(res.known_table.iloc[i].to_numpy(), refit, rtol=1e-10)
+
+
+def _works_without_authors(seed: int, n_authors: int = 6, works: int = 2, pieces: int = 3
+                           ) -> tuple[np.ndarray, list, list]:
+    """Counts of pieces of works that each have their own word rates, the works dealt to
+    authors two by two: the authors are exchangeable and a text says nothing of its author."""
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.full(60, 2.0))
+    rates = rng.dirichlet(300 * p, size=n_authors * works)
+    counts = np.vstack([rng.multinomial(500, q, size=pieces) for q in rates])
+    labels = [a for a in range(n_authors) for _ in range(works * pieces)]
+    groups = [(a, w) for a in range(n_authors) for w in range(works) for _ in range(pieces)]
+    return counts, labels, groups
+
+
+def _loo_accuracy(name: str, match: str, seeds: range) -> float:
+    right = []
+    for seed in seeds:
+        counts, labels, groups = _works_without_authors(seed)
+        rows = np.arange(len(labels))
+        table = grouped_loo_table(METHODS[name], counts, labels, groups, rows,
+                                  {"gamma": 0.25}, match=match)
+        right.append(np.argmin(table, axis=1) == np.array(labels))
+    return float(np.mean(right))
+
+
+@pytest.mark.parametrize("name", ["fisher", "knn_cosine", "burrows_delta"])
+def test_size_matched_loo_is_unbiased_when_the_authors_are_exchangeable(name) -> None:
+    # six exchangeable authors: a new work is attributed right with probability 1/6. With
+    # match="group" every candidate of a left-out text holds one work, so the candidates
+    # stay exchangeable and the leave-one-out accuracy is 1/6 in expectation; without
+    # matching the own author (one work) is not on a par with the others (two works) and
+    # the accuracy is biased (here low: a corpus of two works is the closer average)
+    seeds = range(12)
+    matched = _loo_accuracy(name, "group", seeds)
+    plain = _loo_accuracy(name, "none", seeds)
+    assert abs(matched - 1 / 6) < 0.06  # 432 verdicts in 12 worlds: sd about 0.02 to 0.03
+    assert abs(plain - 1 / 6) > abs(matched - 1 / 6) + 0.04
+
+
+def test_size_matched_corpora_are_the_documented_ones() -> None:
+    counts, labels, groups = _works_without_authors(0, n_authors=3, works=3, pieces=2)
+    rows = np.arange(len(labels))
+    method = METHODS["fisher"]
+    f = method.pair(0.25)
+    corpora = np.vstack([counts[np.array(labels) == a].sum(axis=0) for a in range(3)])
+    tables = {m: grouped_loo_table(method, counts, labels, groups, rows, {"gamma": 0.25},
+                                   match=m) for m in LOO_MATCHES}
+    own = f(counts[0], corpora[0] - counts[0] - counts[1])  # text 0: author 0, work 0
+    for m in LOO_MATCHES:
+        assert tables[m][0, 0] == pytest.approx(own, rel=1e-12)  # own column unchanged
+    assert tables["none"][0, 1] == pytest.approx(f(counts[0], corpora[1]), rel=1e-12)
+    # group: author 1 without one of its three works
+    without = [f(counts[0], corpora[1] - counts[6 + 2 * h] - counts[7 + 2 * h])
+               for h in range(3)]
+    assert min(abs(tables["group"][0, 1] - v) for v in without) < 1e-9
+    # the rows of one group see the same draw; seeded and reproducible
+    for m in ("group", "thin"):
+        again = grouped_loo_table(method, counts, labels, groups, rows, {"gamma": 0.25},
+                                  match=m, seed=0)
+        np.testing.assert_array_equal(tables[m], again)
+    other = grouped_loo_table(method, counts, labels, groups, rows, {"gamma": 0.25},
+                              match="thin", seed=1)
+    assert not np.array_equal(other[:, 1:], tables["thin"][:, 1:])
+    # k-NN and refit: which known texts remain for a text of author 0, work 0
+    author, gid = np.array(labels), np.array([3 * a + w for a, w in groups])
+    for m, n_other in (("none", 6), ("group", 4), ("thin", 4)):
+        keep = loo._kept_texts(author, gid, 0, m, 0)
+        assert not keep[:2].any() and keep[2:6].all()  # own: its other two works
+        assert [int(keep[author == b].sum()) for b in (1, 2)] == [n_other, n_other]
+
+
+def test_size_matching_errors(problem) -> None:
+    known, unknown, _ = problem
+    counts = np.ones((4, 3), dtype=np.int64)
+    for bad in ("work", None):
+        with pytest.raises(ValueError, match="match must be one of"):
+            grouped_loo_table(METHODS["fisher"], counts, list("aabb"), [0, 1, 2, 3],
+                              np.arange(4), {}, match=bad)
+        with pytest.raises(ValueError, match="loo_match must be one of"):
+            hclib.attribute(known, unknown, vocabulary=60, loo_match=bad)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        grouped_loo_table(METHODS["fisher"], counts, list("aabb"), [0, 1, 2, 3],
+                          np.arange(4), {}, match="thin", seed=-1)
+    # through hclib.attribute: the leave-one-out verdicts change, the unknown ones do not
+    plain = hclib.attribute(known, unknown, vocabulary=60)
+    thin = hclib.attribute(known, unknown, vocabulary=60, loo_match="thin")
+    pd.testing.assert_frame_equal(plain.table, thin.table)
+    assert not plain.known_table.equals(thin.known_table)
 
 
 def test_groups_errors(problem) -> None:
