@@ -160,6 +160,8 @@ def ngrams(tokens: Sequence[str], n: int) -> list[str]:
     if isinstance(tokens, str):
         raise ValueError("tokens must be a sequence of tokens, not a string; use tokenize(text) first")
     toks = list(tokens)
+    if n == 1:
+        return toks
     return [" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)]
 
 
