@@ -8,7 +8,7 @@ and returns an :class:`Attribution`:
 2. the vocabulary is the ``N`` most frequent items of the *known* texts (ties alphabetically;
    ``N`` defaults to the method's :attr:`~hclib.methods.Method.n_words`), or a list you give;
 3. the method of the registry (:mod:`hclib.methods`, default Fisher's combination of the
-   exact P-values, :data:`DEFAULT_METHOD`; ``"auto"`` picks one of
+   exact P-values, :data:`~hclib.attribution.DEFAULT_METHOD`; ``"auto"`` picks one of
    :data:`~hclib.attribution.AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
    candidates) discrepancy table, smaller = closer. Every known text is scored too, against
    its own author **without its group** (its work folder, or ``groups=``; a text alone when
@@ -852,7 +852,7 @@ def attribute(
         The texts to attribute: a list of texts or paths, a mapping name → text, or a folder.
     method
         A name of :data:`hclib.methods.METHODS` (default ``"fisher"``, see
-        :data:`DEFAULT_METHOD`; ``"hc_dagger"`` is the paper's HC†), or
+        :data:`~hclib.attribution.DEFAULT_METHOD`; ``"hc_dagger"`` is the paper's HC†), or
         ``"auto"``: every configuration of :data:`~hclib.attribution.AUTO_METHODS` is scored, and the one of best
         (grouped) leave-one-out accuracy on the known texts is returned, with the list in
         ``Attribution.method_scores`` (``features`` must then be left out).

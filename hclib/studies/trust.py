@@ -31,11 +31,12 @@ variant becomes the default of :func:`hclib.attribute` if it meets target (a) (g
 points) or at least halves the gap of ``"none"``; otherwise it stays an option. HC†
 (``method="hc_dagger"``) is reported for every variant but does not enter the choice.
 
-Result (grouped LOO / ungrouped LOO / disputed, mean of the 3 folds, %; ECE of the confidence
-on the Gutenberg folds and on PAN 2018 test):
+Result (grouped LOO / ungrouped LOO / disputed, mean of the 3 folds, %; the mean gap, the
+mean over the folds of the absolute difference of grouped LOO and disputed, in points; ECE of
+the confidence on the Gutenberg folds and on PAN 2018 test):
 
 ======  ======  =====================  ===========  ========  ========
-method  match   grouped/ungr./disp.    mean |g-d|   ECE Gut.  ECE PAN
+method  match   grouped/ungr./disp.    mean gap     ECE Gut.  ECE PAN
 ======  ======  =====================  ===========  ========  ========
 fisher  none    92.0 / 97.6 / 72.2     19.8         0.079     0.243
 fisher  group   60.1 / 95.8 / 72.2     12.8         0.077     0.183
