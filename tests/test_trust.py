@@ -446,3 +446,22 @@ def test_command_reports_evidence_groups_confidence_and_auto(tmp_path) -> None:
     assert out.returncode == 0 and "status" in out.stdout.splitlines()[0]
     out = run("--min-tokens", "-3")
     assert out.returncode == 2 and "min_tokens" in out.stderr
+
+
+def test_length_curve_pools_the_folds() -> None:
+    """The curve's texts are the disputed pieces of every fold; one fold gives its own."""
+    from hclib.studies import trust
+
+    known, _, _ = make_texts(5, per_author=6, n_unknown=0, length=300)
+    pieces = pd.DataFrame([{"author": a, "work": i % 3, "text": t}
+                           for a, texts in known.items() for i, t in enumerate(texts)])
+    pooled = trust.length_curve(pieces, [20, 300], vocabulary=60)
+    assert list(pooled.texts) == [18, 18] and list(pooled.words) == [20, 300]
+    assert pooled.accuracy.between(pooled.low, pooled.high).all()
+    assert pooled.accuracy.iloc[-1] > pooled.accuracy.iloc[0]  # full pieces are easier
+    one = trust.length_curve(pieces, [300], folds=[1], vocabulary=60)
+    assert one.texts.iloc[0] == 6
+    again = trust.length_curve(pieces, [20, 300], vocabulary=60)
+    pd.testing.assert_frame_equal(pooled, again)  # seeded
+    with pytest.raises(ValueError, match="at least one fold"):
+        trust.length_curve(pieces, [300], folds=[])
