@@ -394,9 +394,10 @@ def fetch_all(
 ) -> list[Path]:
     """:func:`data_file` of every relpath, downloading missing ones in parallel threads.
 
-    A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). The first
-    failure is raised at once (files not yet started are not attempted); so is Ctrl-C, without
-    waiting for the downloads under way (whatever they write is complete or nothing).
+    A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). An archive
+    (:data:`ARCHIVES`) is fetched once, before the threads start. The first failure is raised
+    at once (files not yet started are not attempted); so is Ctrl-C, without waiting for the
+    downloads under way (whatever they write is complete or nothing).
     """
     if not relpaths:
         return []
@@ -410,6 +411,19 @@ def fetch_all(
         finally:
             bar.update()
 
+    # each archive is fetched once before the threads start: a thread waiting for an
+    # archive's lock would otherwise fetch it again after a failure, behind the caller's back
+    first_of_archive: dict[str, str] = {}
+    for rel in relpaths:
+        key = _archive_key(_normalize(rel))
+        if key is not None:
+            first_of_archive.setdefault(key, rel)
+    try:
+        for rel in first_of_archive.values():
+            data_file(rel, recheck=recheck)
+    except BaseException:
+        bar.close()
+        raise
     pool = ThreadPoolExecutor(max(1, min(workers, len(relpaths))))
     try:
         futures = [pool.submit(one, rel) for rel in relpaths]
