@@ -138,27 +138,36 @@ def length_curve(pieces: pd.DataFrame, lengths: list[int], *,
     folds = sorted(pieces["work"].unique()) if folds is None else list(folds)
     if not folds:
         raise ValueError("length_curve needs at least one fold")
-    rows = []
-    for n in lengths:
-        right, in_vocab, confidence = 0, [], []
+    setups = {fold: _fold(pieces, fold) for fold in folds}
+    excerpts: dict[int, dict[str, tuple[int, str]]] = {fold: {} for fold in folds}
+    for n in lengths:  # the draws in a fixed order: length, fold, piece
         for fold in folds:
-            known, groups, unknown, truth = _fold(pieces, fold)
-            excerpts = {}
-            for name, text in unknown.items():
+            for name, text in setups[fold][2].items():
                 words = text.split()
                 start = int(rng.integers(0, max(1, len(words) - n + 1)))
-                excerpts[name] = " ".join(words[start:start + n])
-            res = attribute(known, excerpts, groups=groups, progress=False, min_tokens=0,
-                            **options)
-            v = res.verdicts
-            right += int((v["author"] == truth).sum())
-            in_vocab += list(v["in_vocabulary"])
-            confidence += list(v["confidence"])
-        texts = len(in_vocab)
+                excerpts[fold][f"{n} words of {name}"] = (n, " ".join(words[start:start + n]))
+    frames = []
+    for fold in folds:  # one call per fold: its known texts are scored once for all lengths
+        known, groups, _, truth = setups[fold]
+        drawn = excerpts[fold]
+        res = attribute(known, {key: text for key, (_, text) in drawn.items()},
+                        groups=groups, progress=False, min_tokens=0, **options)
+        v = res.verdicts
+        names = [key.split(" words of ", 1)[1] for key in v.index]
+        frames.append(pd.DataFrame({
+            "words": [drawn[key][0] for key in v.index],
+            "right": (v["author"].to_numpy() == truth[names].to_numpy()),
+            "in_vocabulary": v["in_vocabulary"].to_numpy(),
+            "confidence": v["confidence"].to_numpy()}))
+    pooled = pd.concat(frames)
+    rows = []
+    for n in lengths:
+        at = pooled[pooled["words"] == n]
+        right, texts = int(at["right"].sum()), len(at)
         low, high = wilson_interval(right, texts)
-        rows.append({"words": n, "in_vocabulary": float(np.median(in_vocab)),
+        rows.append({"words": n, "in_vocabulary": float(np.median(at["in_vocabulary"])),
                      "texts": texts, "accuracy": right / texts, "low": low, "high": high,
-                     "mean confidence": float(np.mean(confidence))})
+                     "mean confidence": float(np.mean(at["confidence"]))})
     return pd.DataFrame(rows)
 
 
