@@ -9,12 +9,12 @@ and returns an :class:`Attribution`:
    ``N`` defaults to the method's :attr:`~hclib.methods.Method.n_words`), or a list you give;
 3. the method of the registry (:mod:`hclib.methods`, default Fisher's combination of the
    exact P-values, :data:`~hclib.attribution.DEFAULT_METHOD`; ``"auto"`` picks one of
-   :data:`~hclib.attribution.AUTO_METHODS` by step 7) scores every text against every candidate: the (texts ×
-   candidates) discrepancy table, smaller = closer. Every known text is scored too, against
-   its own author **without its group** (its work folder, or ``groups=``; a text alone when
-   ungrouped; :mod:`hclib.loo`), which gives the cross-validated :attr:`Attribution.accuracy`
-   (its kind, the number of texts and groups, a 95 % Wilson interval) and calibrates the
-   next steps;
+   :data:`~hclib.attribution.AUTO_METHODS` by step 7) scores every text against every
+   candidate: the (texts × candidates) discrepancy table, smaller = closer. Every known
+   text is scored too, against its own author **without its group** (its work folder, or
+   ``groups=``; a text alone when ungrouped; :mod:`hclib.loo`), which gives the
+   cross-validated :attr:`Attribution.accuracy` (its kind, the number of texts and groups, a
+   95 % Wilson interval) and calibrates the next steps;
 4. the rank-calibrated score (Kipnis, Section 2.2): the relative rank
    :math:`\hat r_{D|\mathcal{C}_a}` of the text's discrepancy among the leave-one-out
    discrepancies of :math:`a`'s own known texts (:func:`hclib.calibration.relative_ranks`);
@@ -35,8 +35,9 @@ and returns an :class:`Attribution`:
    (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
    :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
-7. with ``compare=True`` (the command line: up to :data:`~hclib.attribution.COMPARE_UP_TO` known texts) the
-   other configurations of :data:`~hclib.attribution.AUTO_METHODS` are scored the same way, and
+7. with ``compare=True`` (the command line: up to
+   :data:`~hclib.attribution.COMPARE_UP_TO` known texts) the other configurations of
+   :data:`~hclib.attribution.AUTO_METHODS` are scored the same way, and
    ``Attribution.advice`` says when one is clearly more accurate on the known texts.
 
 ``Attribution.explain`` names the words behind a verdict: the discriminating words
@@ -566,14 +567,13 @@ DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over 
 #: families of the book's benchmarks.
 AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
     DEFAULT_METHOD, RECOMMENDED_HC, ("hc_dagger", "words"), ("cosine_delta", "words"),
-    ("g2", "words"),
-    ("burrows_delta", "words"))))
+    ("g2", "words"), ("burrows_delta", "words"))))
 #: The confidence model also learns from excerpts of at most this many known texts, each
 #: thinned to one of these shares of its tokens (:func:`_excerpt_verdicts`).
 CALIBRATION_EXCERPTS = 300
 EXCERPT_SHARES: tuple[float, ...] = (1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32)
-#: ``compare=None`` compares the methods of :data:`~hclib.attribution.AUTO_METHODS` on at most this many known
-#: texts (beyond it, pass ``compare=True``).
+#: ``compare=None`` compares the methods of :data:`~hclib.attribution.AUTO_METHODS` on at
+#: most this many known texts (beyond it, pass ``compare=True``).
 COMPARE_UP_TO = 500
 
 
@@ -853,9 +853,9 @@ def attribute(
     method
         A name of :data:`hclib.methods.METHODS` (default ``"fisher"``, see
         :data:`~hclib.attribution.DEFAULT_METHOD`; ``"hc_dagger"`` is the paper's HC†), or
-        ``"auto"``: every configuration of :data:`~hclib.attribution.AUTO_METHODS` is scored, and the one of best
-        (grouped) leave-one-out accuracy on the known texts is returned, with the list in
-        ``Attribution.method_scores`` (``features`` must then be left out).
+        ``"auto"``: every configuration of :data:`~hclib.attribution.AUTO_METHODS` is scored,
+        and the one of best (grouped) leave-one-out accuracy on the known texts is returned,
+        with the list in ``Attribution.method_scores`` (``features`` must then be left out).
     features
         A feature spec of :mod:`hclib.features` (default ``"words"``), e.g.
         ``"words+punct:1-3"``, ``"chars:3"``.
@@ -904,10 +904,11 @@ def attribute(
         on it.
     compare
         With an explicit method, also score the other configurations of
-        :data:`~hclib.attribution.AUTO_METHODS` and say in ``Attribution.advice`` when one is clearly better on
-        the known texts (its accuracy above this method's 95 % interval); ``None`` (what the
-        command line does): only when there are at most :data:`~hclib.attribution.COMPARE_UP_TO` known texts and
-        no protocol. Each compared configuration costs another scoring.
+        :data:`~hclib.attribution.AUTO_METHODS` and say in ``Attribution.advice`` when one is
+        clearly better on the known texts (its accuracy above this method's 95 % interval);
+        ``None`` (what the command line does): only when there are at most
+        :data:`~hclib.attribution.COMPARE_UP_TO` known texts and no protocol. Each compared
+        configuration costs another scoring.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """

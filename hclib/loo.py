@@ -103,6 +103,19 @@ def _rng(seed: int, g: int) -> np.random.Generator:
     return np.random.default_rng([seed, g])
 
 
+def _groups_also_left_out(author: np.ndarray, gid: np.ndarray, g: int,
+                          rng: np.random.Generator) -> dict[int, int]:
+    """``match="group"``: for each other author with at least two groups, the group it loses
+    too when group ``g`` is left out (drawn in the order of the authors)."""
+    a = author[gid == g][0]
+    lost = {}
+    for b in np.unique(author):
+        choices = np.unique(gid[author == b])
+        if b != a and choices.size >= 2:
+            lost[int(b)] = int(rng.choice(choices))
+    return lost
+
+
 def _kept_texts(author: np.ndarray, gid: np.ndarray, g: int, match: str,
                 seed: int) -> np.ndarray:
     """Which known texts a text of group ``g`` is scored against (k-NN and refit)."""
@@ -110,17 +123,15 @@ def _kept_texts(author: np.ndarray, gid: np.ndarray, g: int, match: str,
     if match == "none":
         return keep
     rng = _rng(seed, g)
+    if match == "group":
+        for h in _groups_also_left_out(author, gid, g, rng).values():
+            keep[gid == h] = False
+        return keep
     a = author[gid == g][0]
     n_own = int(np.sum(keep & (author == a)))
     for b in np.unique(author):
-        if b == a:
-            continue
         theirs = np.flatnonzero(author == b)
-        if match == "group":
-            choices = np.unique(gid[theirs])
-            if choices.size >= 2:
-                keep[theirs[gid[theirs] == rng.choice(choices)]] = False
-        elif theirs.size > n_own:
+        if b != a and theirs.size > n_own:
             keep[rng.choice(theirs, theirs.size - n_own, replace=False)] = False
     return keep
 
@@ -167,14 +178,12 @@ def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.n
     a = author[gid == g][0]
     ref = corpora.copy()
     ref[a] -= group_totals[g]
+    if match == "group":
+        for b, h in _groups_also_left_out(author, gid, g, rng).items():
+            ref[b] -= group_totals[h]
+        return ref
     n_own = ref[a].sum()
     for b in range(corpora.shape[0]):
-        if b == a:
-            continue
-        if match == "group":
-            choices = np.unique(gid[author == b])
-            if choices.size >= 2:
-                ref[b] -= group_totals[rng.choice(choices)]
-        elif ref[b].sum() > n_own:
+        if b != a and ref[b].sum() > n_own:
             ref[b] = rng.binomial(corpora[b], n_own / corpora[b].sum())
     return ref

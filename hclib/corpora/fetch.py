@@ -332,7 +332,8 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
     :func:`~hclib.corpora.fetch.cache_dir`, downloading from the original source if needed. Raises
     :class:`DataNotFoundError` if it cannot be found or fetched, :class:`DataIntegrityError` if
     the ``$HCLIB_DATA_DIR`` copy fails its checksum. ``recheck``: a cached file with a
-    registered check (:func:`~hclib.corpora.fetch.register_verifier`) is checked, and fetched again if damaged.
+    registered check (:func:`~hclib.corpora.fetch.register_verifier`) is checked, and fetched
+    again if damaged.
     """
     rel = _normalize(relpath)
     url, sha256 = REGISTRY.get(rel, (None, None))
@@ -414,11 +415,11 @@ def fetch_all(
     # each archive is fetched once before the threads start: a thread waiting for an
     # archive's lock would otherwise fetch it again after a failure, behind the caller's back
     first_of_archive: dict[str, str] = {}
-    for rel in relpaths:
-        key = _archive_key(_normalize(rel))
-        if key is not None:
-            first_of_archive.setdefault(key, rel)
     try:
+        for rel in relpaths:
+            key = _archive_key(_normalize(rel))
+            if key is not None:
+                first_of_archive.setdefault(key, rel)
         for rel in first_of_archive.values():
             data_file(rel, recheck=recheck)
     except BaseException:

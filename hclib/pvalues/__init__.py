@@ -67,10 +67,6 @@ def pvalues_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.nd
     cells are factorised by their key and each distinct key computed once; the values are the
     same as computing every cell."""
     given_totals = PVALUES[pvalue]
-    shape = np.broadcast_shapes(x.shape, y.shape, t1.shape, t2.shape)
-    # one total per pair of tables, without copying the broadcast totals to every word
-    pair_totals = [np.broadcast_to(t[..., :1], shape[:-1] + (1,)).reshape(-1)
-                   for t in (t1, t2)]
     x, y, t1, t2 = np.broadcast_arrays(x, y, t1, t2)
     n_pairs = x.size // max(x.shape[-1], 1)
     x_max, y_max = (int(x.max()) + 1, int(y.max()) + 1) if x.size else (1, 1)
@@ -82,7 +78,8 @@ def pvalues_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.nd
     codes, keys = pd.factorize((pair * x_max + x).ravel() * y_max + y.ravel())
     pair_of, xy = np.divmod(keys, x_max * y_max)
     x_of, y_of = np.divmod(xy, y_max)
-    totals = [t[pair_of] for t in pair_totals]
+    # one total per pair of tables (the first word's), not the totals copied to every word
+    totals = [t[..., 0].reshape(-1)[pair_of] for t in (t1, t2)]
     return given_totals(x_of, y_of, *totals)[codes].reshape(x.shape)
 
 
