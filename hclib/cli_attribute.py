@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribution import INSUFFICIENT, MIN_TOKENS, TIE, UNK, Attribution, attribute
+from .attribution import (INSUFFICIENT, LOO_TEXTS, MIN_TOKENS, TIE, UNK, Attribution,
+                          attribute)
 from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
 from .methods import METHODS
@@ -108,6 +109,10 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="γ0 of Higher Criticism (default 0.25)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="threads for the scoring (default 1)")
+    p.add_argument("--loo-texts", type=_loo_texts, default=LOO_TEXTS, metavar="N",
+                   help="score at most N known texts (a seeded sample) leave-one-out against "
+                        "every candidate, for the accuracy and the confidence; 'all' for "
+                        f"every one (default {LOO_TEXTS})")
 
 
 _PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers removed by POS "
@@ -210,11 +215,25 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
     return texts
 
 
+def _loo_texts(value: str) -> int | None:
+    """``--loo-texts``: a positive number of known texts, or ``all``."""
+    if value == "all":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a positive number of texts or 'all', got {value!r}")
+    return n
+
+
 def _attribute(known, unknown, args: argparse.Namespace, compare: bool | None = False
                ) -> Attribution:
     return attribute(known, unknown, method=args.method, features=args.features,
                      vocabulary=args.vocabulary, rule=args.rule, reject=args.reject,
                      reject_by=args.reject_by, min_tokens=args.min_tokens, n_jobs=args.jobs,
+                     loo_texts=args.loo_texts,
                      gamma=args.gamma, protocol=getattr(args, "protocol", None),
                      compare=compare)
 

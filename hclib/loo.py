@@ -43,7 +43,7 @@ import numpy as np
 from .matrix import corpus_counts
 from .methods import Method, candidates, knn_distances, knn_table
 
-__all__ = ["LOO_MATCHES", "loo_rows", "grouped_loo_table"]
+__all__ = ["LOO_MATCHES", "loo_rows", "loo_sample", "grouped_loo_table", "grouped_loo_own"]
 
 #: The size matchings of :func:`grouped_loo_table` (module docstring).
 LOO_MATCHES: tuple[str, ...] = ("none", "group", "thin")
@@ -55,6 +55,38 @@ def loo_rows(labels: Sequence[Hashable], groups: Sequence[Hashable]) -> np.ndarr
     for a, g in zip(labels, groups):
         n_groups.setdefault(a, set()).add(g)
     return np.flatnonzero([len(n_groups[a]) >= 2 for a in labels])
+
+
+def loo_sample(rows: np.ndarray, at_most: int | None, seed: int = 0) -> np.ndarray:
+    """``rows`` if there are at most ``at_most`` (or ``at_most`` is None), else a uniform
+    sample of ``at_most`` of them without replacement, seeded, in their order."""
+    if at_most is None or rows.size <= at_most:
+        return rows
+    return np.sort(np.random.default_rng(seed).choice(rows, at_most, replace=False))
+
+
+def grouped_loo_own(method: Method, known: np.ndarray, labels: Sequence[Hashable],
+                    groups: Sequence[Hashable], rows: np.ndarray, options: dict[str, Any], *,
+                    match: str = "none", seed: int = 0) -> np.ndarray:
+    r"""The own-author column of :func:`grouped_loo_table` alone: known text ``rows[i]``
+    against its own author without its group.
+
+    Corpus methods compute only this column, :math:`f(D_i, \mathcal{C}_a - \sum_{j \in g}
+    D_j)` (a size matching changes only the other authors), 1/C of the table's work; k-NN and
+    refit methods take it from the whole table."""
+    labels = list(labels)
+    cands = candidates(labels)
+    author = np.array([cands.index(a) for a in labels])
+    if rows.size and method.corpus:
+        group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+        gid = np.array([group_ids[g] for g in groups])
+        _, corpora, _ = corpus_counts(known, author.tolist())
+        _, group_totals, _ = corpus_counts(known, gid.tolist())
+        own = corpora[author[rows]] - group_totals[gid[rows]]
+        return np.asarray(_measure(method, options)(known[rows], own), dtype=np.float64)
+    table = grouped_loo_table(method, known, labels, groups, rows, options, match=match,
+                              seed=seed)
+    return table[np.arange(rows.size), author[rows]]
 
 
 def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashable],

@@ -61,15 +61,25 @@ def corpus_counts(
         raise ValueError(f"doc_counts must be a (documents × words) matrix, got shape {counts.shape}")
     labels = check_labels(labels, counts.shape[0])
     authors = list(dict.fromkeys(labels if keep is None else keep))
-    empty = [a for a in authors if a not in set(labels)]
+    present = set(labels)
+    empty = [a for a in authors if a not in present]
     if empty:
         raise ValueError(f"keep names label(s) {empty} that no document carries")
     index = {a: i for i, a in enumerate(authors)}
     doc_author = np.array([index.get(a, -1) for a in labels], dtype=np.int64)
     author_counts = np.zeros((len(authors), counts.shape[1]), dtype=np.int64)
     members = doc_author >= 0
-    # exact: every count <= MAX_TABLE_TOTAL
-    np.add.at(author_counts, doc_author[members], counts[members])
+    # exact: every count <= MAX_TABLE_TOTAL. Rows sorted by corpus, then one reduceat per
+    # run of equal corpora (np.add.at is unbuffered and 10-30x slower on many corpora).
+    if members.any():
+        ids, rows = doc_author[members], counts[members] if not members.all() else counts
+        order = np.argsort(ids, kind="stable")
+        ids = ids[order]
+        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+        if starts.size == ids.size:  # one document per corpus: the corpora are the rows
+            author_counts[ids] = rows[order]
+        else:
+            author_counts[ids[starts]] = np.add.reduceat(rows[order], starts, axis=0)
     totals = exact_sum(author_counts)
     if (totals > MAX_TABLE_TOTAL).any():
         a = int(np.flatnonzero(totals > MAX_TABLE_TOTAL)[0])

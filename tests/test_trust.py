@@ -446,6 +446,14 @@ def test_command_reports_evidence_groups_confidence_and_auto(tmp_path) -> None:
     assert out.returncode == 0 and "status" in out.stdout.splitlines()[0]
     out = run("--min-tokens", "-3")
     assert out.returncode == 2 and "min_tokens" in out.stderr
+    out = run("--loo-texts", "5", "--json")
+    assert out.returncode == 0, out.stderr
+    accuracy = json.loads(out.stdout)["accuracy"]
+    assert (accuracy["texts"], accuracy["of"]) == (5, 18)
+    assert "of 18" in run("--loo-texts", "5").stdout
+    for bad in ("0", "x"):
+        out = run("--loo-texts", bad)
+        assert out.returncode == 2 and "--loo-texts" in out.stderr and "'all'" in out.stderr
 
 
 def test_length_curve_pools_the_folds() -> None:
@@ -465,3 +473,69 @@ def test_length_curve_pools_the_folds() -> None:
     pd.testing.assert_frame_equal(pooled, again)  # seeded
     with pytest.raises(ValueError, match="at least one fold"):
         trust.length_curve(pieces, [300], folds=[])
+
+
+# ------------------------------------------------------------------ the leave-one-out sample
+
+
+def test_loo_sample_scores_a_seeded_subset_and_keeps_every_rank() -> None:
+    """With ``loo_texts`` below the known texts, the sampled rows are those of the whole
+    leave-one-out, and the ranks (which need every own-author value) do not change."""
+    known, unknown, _ = make_texts(12, per_author=8, length=300)
+    whole = hclib.attribute(known, unknown, vocabulary=60, loo_texts=None)
+    part = hclib.attribute(known, unknown, vocabulary=60, loo_texts=10)
+    assert len(whole.known_table) == 24 and len(part.known_table) == 10
+    pd.testing.assert_frame_equal(part.known_table, whole.known_table.loc[part.known_table.index])
+    pd.testing.assert_frame_equal(part.ranks, whole.ranks)
+    pd.testing.assert_frame_equal(part.known_ranks, whole.known_ranks.loc[part.known_table.index])
+    acc = part.accuracy
+    assert (acc.n, acc.of) == (10, 24) and "seeded sample of 10 known texts (of 24)" in str(acc)
+    assert "sample" not in str(whole.accuracy)
+    again = hclib.attribute(known, unknown, vocabulary=60, loo_texts=10)
+    pd.testing.assert_frame_equal(part.to_frame(), again.to_frame())
+    left = next(n for n in whole.known_table.index if n not in part.known_table.index)
+    with pytest.raises(ValueError, match="leave-one-out sample"):
+        part.explain(left)
+    named = part.explain(left, "ann", "bob")  # two named authors need no row of the table
+    assert named.authors == ("ann", "bob") and np.isfinite(named.hc).all()
+    assert named.hc == whole.explain(left, "ann", "bob").hc
+    for bad, error in ((0, ValueError), (2.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="loo_texts"):
+            hclib.attribute(known, unknown, vocabulary=60, loo_texts=bad)
+
+
+@pytest.mark.parametrize("name", ["fisher", "hc_dagger", "knn_cosine", "burrows_delta"])
+@pytest.mark.parametrize("match", ["none", "group"])
+def test_own_column_alone_is_the_tables(name: str, match: str) -> None:
+    """grouped_loo_own equals the own-author column of grouped_loo_table, for a corpus
+    method (computed alone), k-NN and a refit method (taken from the table)."""
+    known, by_author = _grouped()
+    res = hclib.attribute(known, [known["bob"][1]], vocabulary=60, groups=by_author)
+    counts, labels, groups = res._known_counts, res._known_labels, res.known_groups
+    rows = loo.loo_rows(labels, groups)[::2]
+    cands = list(dict.fromkeys(labels))
+    own = [cands.index(labels[i]) for i in rows]
+    table = grouped_loo_table(METHODS[name], counts, labels, groups, rows, {}, match=match)
+    alone = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {}, match=match)
+    np.testing.assert_allclose(alone, table[np.arange(rows.size), own], rtol=1e-12)
+    sample = loo.loo_sample(np.arange(40), 7, seed=3)
+    assert sample.size == 7 and np.all(np.diff(sample) > 0)
+    assert np.array_equal(sample, loo.loo_sample(np.arange(40), 7, seed=3))
+    assert np.array_equal(loo.loo_sample(np.arange(5), 7), np.arange(5))
+
+
+def test_rebuilt_vocabulary_loo_reproduces_the_printed_accuracy() -> None:
+    """The brute force with the fold's vocabulary is attribute's grouped leave-one-out."""
+    from hclib.studies import trust
+
+    known, _, _ = make_texts(5, per_author=6, n_unknown=0, length=300)
+    pieces = pd.DataFrame([{"author": a, "work": i % 3, "text": t}
+                           for a, texts in known.items() for i, t in enumerate(texts)])
+    _, folds = trust.fold_verdicts(pieces, vocabulary=60)
+    fixed = trust.rebuilt_vocabulary_loo(pieces, "fixed", vocabulary=60)
+    np.testing.assert_allclose(fixed["grouped LOO"], folds["grouped LOO"])
+    assert list(fixed["texts"]) == list(folds["known texts"])
+    rebuilt = trust.rebuilt_vocabulary_loo(pieces, "vocab+group", vocabulary=60)
+    assert rebuilt["grouped LOO"].between(0, 1).all()
+    with pytest.raises(ValueError, match="variant"):
+        trust.rebuilt_vocabulary_loo(pieces, "thin")

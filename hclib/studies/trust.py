@@ -61,6 +61,22 @@ for Fisher and HC†: ``vocab`` alone and ``vocab`` with ``group``, beside the r
 the same as above over none, vocab, group, vocab+group (ties within 1 point go to the earlier in
 that order); the chosen variant becomes the leave-one-out of :func:`hclib.attribute` if it meets
 target (a) or at least halves the mean gap of ``"none"`` (Fisher: 9.9 points or less).
+
+Result (:func:`rebuilt_vocabulary_loo`; grouped LOO mean of the 3 folds, %; mean gap, points).
+``fixed`` keeps the vocabulary of all known texts and reproduces the printed grouped LOO of
+every fold exactly (the check that the brute force is the same leave-one-out):
+
+======  ============  ============  ============  =============
+method  fixed, none   vocab, none   group         vocab, group
+======  ============  ============  ============  =============
+fisher  92.0 / 19.8   88.2 / 16.0   60.1 / 12.8   60.1 / 12.2
+HC†     78.5 / 21.5   75.0 / 18.1   48.6 / 12.5   43.4 / 13.5
+======  ============  ============  ============  =============
+
+The leak is real but small: rebuilding the vocabulary lowers Fisher's grouped LOO by 3.8
+points (fold 0: 93.8 to 85.4), a fifth of the gap. For Fisher ``vocab, group`` is smallest and
+``group`` lies within 1 point of it, so ``group`` is chosen again, and it neither meets target
+(a) nor halves the gap: the leave-one-out of :func:`hclib.attribute` stays as it was.
 """
 
 from __future__ import annotations
@@ -73,7 +89,8 @@ import pandas as pd
 
 from ..attribution import attribute
 
-__all__ = ["work_pieces", "fold_verdicts", "length_curve", "pan_verdicts"]
+__all__ = ["work_pieces", "fold_verdicts", "rebuilt_vocabulary_loo", "length_curve",
+           "pan_verdicts"]
 
 
 def work_pieces(n_authors: int = 12, n_works: int = 3, pieces: int = 4,
@@ -134,6 +151,48 @@ def fold_verdicts(pieces: pd.DataFrame, **options: Any) -> tuple[pd.DataFrame, p
                      "disputed": float(v["right"].mean()), "disputed texts": len(v),
                      "known texts": g.n})
     return pd.concat(frames), pd.DataFrame(rows).set_index("fold")
+
+
+def rebuilt_vocabulary_loo(pieces: pd.DataFrame, variant: str = "vocab", seed: int = 0,
+                           **options: Any) -> pd.DataFrame:
+    """Per fold, the grouped leave-one-out accuracy computed by brute force: one
+    :func:`hclib.attribute` per left-out work, whose pieces are the texts to attribute.
+
+    ``variant``: ``"fixed"`` (the vocabulary of all the fold's known texts, as
+    :func:`hclib.attribute` does), ``"vocab"`` (rebuilt from the known texts outside the
+    work) or ``"vocab+group"`` (also every other author loses one of its works, drawn with
+    ``numpy.random.default_rng([seed, i])`` for the ``i``-th left-out work in the order of
+    the authors and their works)."""
+    if variant not in ("fixed", "vocab", "vocab+group"):
+        raise ValueError(f"variant must be 'fixed', 'vocab' or 'vocab+group', got {variant!r}")
+    rows, given = [], options.pop("vocabulary", None)
+    for fold in sorted(pieces["work"].unique()):
+        known, groups, unknown, _ = _fold(pieces, fold)
+        vocab = given
+        if variant == "fixed":
+            vocab = attribute(known, unknown, progress=False, vocabulary=given,
+                              **options).vocabulary
+        right = total = i = 0
+        for a in known:
+            for w in dict.fromkeys(groups[a]):
+                rng = np.random.default_rng([seed, i])
+                i += 1
+                rest = {b: [(t, g) for t, g in zip(known[b], groups[b])
+                            if (b, g) != (a, w)] for b in known}
+                if variant == "vocab+group":
+                    for b in known:
+                        works = list(dict.fromkeys(groups[b]))
+                        if b != a and len(works) >= 2:
+                            lost = works[int(rng.integers(len(works)))]
+                            rest[b] = [(t, g) for t, g in rest[b] if g != lost]
+                test = {f"piece {j}": t for j, (t, g) in
+                        enumerate(zip(known[a], groups[a])) if g == w}
+                res = attribute({b: [t for t, _ in v] for b, v in rest.items()}, test,
+                                progress=False, vocabulary=vocab, **options)
+                right += int((res.verdicts["author"] == a).sum())
+                total += len(test)
+        rows.append({"fold": fold, "grouped LOO": right / total, "texts": total})
+    return pd.DataFrame(rows).set_index("fold")
 
 
 def length_curve(pieces: pd.DataFrame, lengths: list[int], *,
