@@ -15,9 +15,9 @@ and returns an :class:`Attribution`:
    ``groups=``; a text alone when ungrouped; :mod:`hclib.loo`), which gives the
    cross-validated :attr:`Attribution.accuracy` (its kind, the number of texts and groups, a
    95 % Wilson interval) and calibrates the next steps. Beyond ``loo_texts`` known texts
-   (default :data:`LOO_TEXTS`) a seeded sample of that many gets its whole row, which is
-   as much work as scoring the texts to attribute, and the others only their own-author
-   value, the reference of step 4 (1/C of a row);
+   (default :data:`~hclib.attribution.LOO_TEXTS`) a seeded sample of that many gets its
+   whole row, which is as much work as scoring the texts to attribute, and the others only
+   their own-author value, the reference of step 4 (1/C of a row);
 4. the rank-calibrated score (Kipnis, Section 2.2): the relative rank
    :math:`\hat r_{D|\mathcal{C}_a}` of the text's discrepancy among the leave-one-out
    discrepancies of :math:`a`'s own known texts (:func:`hclib.calibration.relative_ranks`);
@@ -77,8 +77,8 @@ from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protoc
 from .sources import KnownTexts, known_texts, read_folder, read_known_folder, unknown_texts
 from .text import count_matrix, most_frequent
 
-__all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "RULES", "AUTO_METHODS",
-           "COMPARE_UP_TO", "DEFAULT_METHOD",
+__all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "LOO_TEXTS", "RULES",
+           "AUTO_METHODS", "COMPARE_UP_TO", "DEFAULT_METHOD",
            "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
            "read_known_folder"]
 
