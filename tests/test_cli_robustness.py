@@ -420,6 +420,10 @@ def _wait_for(stream, text: bytes, timeout: float) -> bytes:
     return seen
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_fetch_stops_at_once_and_leaves_nothing(tmp_path, sig) -> None:
     url, server = _slow_server(tmp_path)
@@ -427,9 +431,13 @@ def test_fetch_stops_at_once_and_leaves_nothing(tmp_path, sig) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HCLIB_DATA_DIR": "",
            "HCLIB_CACHE_DIR": str(cache), "HCLIB_SOURCE_MIRROR": url}
     try:
+        # Ctrl-C's default action in the child, even where this test runs with SIGINT
+        # ignored (a background job of a non-interactive shell, e.g. under nohup: Python
+        # then keeps ignoring it, and the child would go on until the server stops)
         proc = subprocess.Popen([sys.executable, "-m", "hclib", "data", "fetch", "federalist",
                                  "wordlists", "gutenberg", "--authors", "Twain, Mark"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                preexec_fn=_default_sigint)
         # the progress bar shows that downloads are under way (each takes 50 s at this rate)
         started = _wait_for(proc.stderr, b"federalist", timeout=60)
         time.sleep(0.5)
