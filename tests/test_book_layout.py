@@ -3,6 +3,7 @@ really reports what overflows (tools/browser_check.py, on small synthetic pages)
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -25,6 +26,20 @@ def test_every_code_cell_line_fits_88_characters(chapter: Path) -> None:
             if cell.cell_type == "code"
             for line in cell.source.splitlines() if len(line) > 88]
     assert not long, f"{chapter.name}: (cell, length) of lines over 88 characters: {long}"
+
+
+KEY = re.compile(r"""(?:plotting\.keep|glue)\(\s*["']([^"']+)["']""")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda path: path.stem)
+def test_every_glue_key_is_set_once(chapter: Path) -> None:
+    """A key glued twice (as a literal) is a build warning, which fails the book build under
+    -W, and one glue hides the other."""
+    notebook = jupytext.read(chapter)
+    keys = [key for cell in notebook.cells if cell.cell_type == "code"
+            for key in KEY.findall(cell.source)]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    assert not twice, f"{chapter.name}: glue keys set more than once: {twice}"
 
 
 PAGE = """<!DOCTYPE html><html><head><style>
