@@ -454,6 +454,12 @@ def test_command_reports_evidence_groups_confidence_and_auto(tmp_path) -> None:
     for bad in ("0", "x"):
         out = run("--loo-texts", bad)
         assert out.returncode == 2 and "--loo-texts" in out.stderr and "'all'" in out.stderr
+    matched = hclib.attribute(tmp_path / "known", tmp_path / "unknown", vocabulary=60,
+                              loo_match="group", progress=False)
+    out = run("--loo-match", "group", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["accuracy"]["right"] == matched.accuracy.right
+    assert run("--loo-match", "same").returncode == 2
 
 
 def test_length_curve_pools_the_folds() -> None:
