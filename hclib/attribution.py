@@ -470,19 +470,16 @@ class Attribution:
             mine &= np.array([g != groups[leave_out] for g in groups])
         return self._known_counts[mine].sum(axis=0)
 
-    def _ranks_of(self, table: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
-        """Relative ranks (:func:`hclib.calibration.relative_ranks`) of ``table``'s rows
-        against every author's own leave-one-out values; ``members`` (rows of the reference)
-        marks rows that are themselves in it."""
+    def _ranks_of(self, table: np.ndarray | None = None) -> np.ndarray:
+        """Relative ranks (:func:`hclib.calibration.relative_ranks`) of ``table``'s rows, texts
+        outside the known ones, against every author's own leave-one-out values; without
+        ``table``, those of the reference's own rows, each ranked as a member."""
         assert self._loo_reference is not None
         ref = self._loo_reference
-        cands = self.candidates
-        author = np.array([cands.index(self._known_labels[self._known_index[n]])
+        author = np.array([self.candidates.index(self._known_labels[self._known_index[n]])
                            for n in ref.index])
-        if members is not None:  # the reference itself, its rows ranked as members
-            d = ref.to_numpy().copy()
-            d[members] = table
-            return relative_ranks(d, author)[members]
+        if table is None:
+            return relative_ranks(ref.to_numpy(), author)
         both = np.vstack([ref.to_numpy(), table])
         doc_author = np.concatenate([author, np.full(len(table), -1)])
         return relative_ranks(both, doc_author)[len(ref):]
@@ -728,15 +725,14 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     known_table = grouped_loo_table(m, known_counts, labels, groups, rows, options,
                                     match=loo_match)
     loo_names = [known.names[i] for i in rows]
+    # the ranks' reference: the sampled rows whole, the others their own-author value (in
+    # every column; only the own author's column is a reference value)
     sampled = np.isin(every, rows)
-    own = np.empty(every.size)
-    author = np.array([cands.index(labels[i]) for i in every], dtype=np.int64)
-    own[sampled] = known_table[np.arange(rows.size), author[sampled]]
-    if not sampled.all():  # the rank reference needs every own-author value (1/C of a row)
-        own[~sampled] = grouped_loo_own(m, known_counts, labels, groups, every[~sampled],
-                                        options, match=loo_match)
-    reference = np.repeat(own[:, None], len(cands), axis=1)
+    reference = np.empty((every.size, len(cands)))
     reference[sampled] = known_table
+    if not sampled.all():
+        reference[~sampled] = grouped_loo_own(m, known_counts, labels, groups,
+                                              every[~sampled], options, match=loo_match)[:, None]
     n_groups = {a: len({g for g, b in zip(groups, labels) if b == a}) for a in cands}
     if min(n_groups.values()) < 2 and (rule == "rank"
                                        or (reject is not None and reject_by == "rank")):
@@ -762,7 +758,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     if min(n_groups.values()) >= 2:
         unknown_ranks = np.full(table.shape, np.nan)
         unknown_ranks[scored] = result._ranks_of(table[scored])
-        known_ranks = result._ranks_of(known_table, np.flatnonzero(sampled))
+        known_ranks = result._ranks_of()[sampled]
         result = replace(result, ranks=pd.DataFrame(unknown_ranks, index=problem.names,
                                                     columns=cands),
                          known_ranks=pd.DataFrame(known_ranks, index=loo_names, columns=cands))

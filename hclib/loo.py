@@ -74,16 +74,9 @@ def grouped_loo_own(method: Method, known: np.ndarray, labels: Sequence[Hashable
     Corpus methods compute only this column, :math:`f(D_i, \mathcal{C}_a - \sum_{j \in g}
     D_j)` (a size matching changes only the other authors), 1/C of the table's work; k-NN and
     refit methods take it from the whole table."""
-    labels = list(labels)
-    cands = candidates(labels)
-    author = np.array([cands.index(a) for a in labels])
+    _, author, gid = _codes(labels, groups)
     if rows.size and method.corpus:
-        group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
-        gid = np.array([group_ids[g] for g in groups])
-        _, corpora, _ = corpus_counts(known, author.tolist())
-        _, group_totals, _ = corpus_counts(known, gid.tolist())
-        own = corpora[author[rows]] - group_totals[gid[rows]]
-        return np.asarray(_measure(method, options)(known[rows], own), dtype=np.float64)
+        return _own_values(method, known, author, gid, rows, known[rows], options)
     table = grouped_loo_table(method, known, labels, groups, rows, options, match=match,
                               seed=seed)
     return table[np.arange(rows.size), author[rows]]
@@ -104,13 +97,10 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     labels = list(labels)
-    cands = candidates(labels)
+    cands, author, gid = _codes(labels, groups)
     if rows.size == 0:
         return np.empty((0, len(cands)))
     x = known[rows] if texts is None else np.asarray(texts)
-    group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
-    gid = np.array([group_ids[g] for g in groups])
-    author = np.array([cands.index(a) for a in labels])
     if method.corpus:
         return _corpus_loo(method, known, author, gid, rows, x, options, match, int(seed))
     out = np.empty((rows.size, len(cands)))
@@ -129,6 +119,15 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     if d is not None:
         return knn_table(d, labels, options.get("k_neighbours", 5))
     return out
+
+
+def _codes(labels: Sequence[Hashable], groups: Sequence[Hashable]
+           ) -> tuple[list[Hashable], np.ndarray, np.ndarray]:
+    """(candidates, each text's candidate index, each text's group id in first-seen order)."""
+    cands = candidates(list(labels))
+    group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+    return (cands, np.array([cands.index(a) for a in labels]),
+            np.array([group_ids[g] for g in groups]))
 
 
 def _rng(seed: int, g: int) -> np.random.Generator:
@@ -186,21 +185,35 @@ def _measure(method: Method, options: dict[str, Any]) -> Any:
 def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.ndarray,
                 rows: np.ndarray, x: np.ndarray, options: dict[str, Any], match: str,
                 seed: int) -> np.ndarray:
-    f = _measure(method, options)
-    _, corpora, _ = corpus_counts(known, author.tolist())
-    _, group_totals, _ = corpus_counts(known, gid.tolist())  # group ids in first-seen order
-    if match == "none":
-        labels = author.tolist()
-        table = method.score(x, known, labels, **options)
-        own = corpora[author[rows]] - group_totals[gid[rows]]
-        table[np.arange(rows.size), author[rows]] = f(x, own)
+    if match == "none":  # only the own-author column differs from a plain table
+        table = method.score(x, known, author.tolist(), **options)
+        table[np.arange(rows.size), author[rows]] = _own_values(method, known, author, gid,
+                                                                rows, x, options)
         return table
+    f = _measure(method, options)
+    corpora, group_totals = _corpora(known, author, gid)
     out = np.empty((rows.size, corpora.shape[0]))
     for g in np.unique(gid[rows]):
         mine = np.flatnonzero(gid[rows] == g)
         ref = _matched_corpora(corpora, group_totals, author, gid, int(g), match, seed)
         out[mine] = f(x[mine][:, None, :], ref[None, :, :])
     return out
+
+
+def _corpora(known: np.ndarray, author: np.ndarray, gid: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """(candidates × words) corpora and (groups × words) group totals."""
+    return corpus_counts(known, author.tolist())[1], corpus_counts(known, gid.tolist())[1]
+
+
+def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.ndarray,
+                rows: np.ndarray, x: np.ndarray, options: dict[str, Any]) -> np.ndarray:
+    r"""Corpus methods: :math:`f(x_i, \mathcal{C}_a - \sum_{j \in g} D_j)` for known text
+    ``rows[i]`` of author :math:`a` and group :math:`g` (``x[i]`` its counts or an
+    excerpt's)."""
+    corpora, group_totals = _corpora(known, author, gid)
+    own = corpora[author[rows]] - group_totals[gid[rows]]
+    return np.asarray(_measure(method, options)(x, own), dtype=np.float64)
 
 
 def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,
