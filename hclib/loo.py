@@ -211,8 +211,11 @@ def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
     r"""Corpus methods: :math:`f(x_i, \mathcal{C}_a - \sum_{j \in g} D_j)` for known text
     ``rows[i]`` of author :math:`a` and group :math:`g` (``x[i]`` its counts or an
     excerpt's)."""
-    corpora, group_totals = _corpora(known, author, gid)
-    own = corpora[author[rows]] - group_totals[gid[rows]]
+    corpora = corpus_counts(known, author.tolist())[1]
+    if (np.bincount(gid)[gid[rows]] == 1).all():  # each text its own group: no group sums
+        own = corpora[author[rows]] - known[rows]
+    else:
+        own = corpora[author[rows]] - corpus_counts(known, gid.tolist())[1][gid[rows]]
     return np.asarray(_measure(method, options)(x, own), dtype=np.float64)
 
 

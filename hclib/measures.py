@@ -26,12 +26,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import check_gamma, check_table_pair
+from ._checks import check_gamma, check_pvalues, check_table_pair
 from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrepancy,
                           power_divergence)
 from .engine import FULL_BLOCK_CELLS, hc_pairs
 from .pvalues import check_ranking, pvalues_given_totals
-from .statistics import STATISTICS, combine_all
+from .hc import _check_range
+from .statistics import P_FLOOR, STATISTICS, combine_all
 
 __all__ = ["CORPUS_MEASURES", "statistic_pair"]
 
@@ -84,21 +85,41 @@ def statistic_pair(statistic: str, default_pvalue: str = "distance") -> Pair:
         pv_name = check_ranking(default_pvalue if pvalue is None else pvalue)
 
         def measure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            x, y = _as_pairs(x, y, checked)
-            n_words = x.shape[-1]
-            xf, yf = x.reshape(-1, n_words), y.reshape(-1, n_words)
-            out = np.empty(xf.shape[0])
+            if checked:
+                x, y = check_table_pair(x, y)
+            # totals of the tables as given (a text broadcast over 50 corpora: summed once)
+            t1, t2 = x.sum(axis=-1, keepdims=True), y.sum(axis=-1, keepdims=True)
+            x, y = np.broadcast_arrays(x, y)
+            shape, n_words = x.shape[:-1], x.shape[-1]
+            lead = shape or (1,)  # one pair: a batch of one
+            x, y, t1, t2 = (np.broadcast_to(t, (*lead, t.shape[-1])) for t in (x, y, t1, t2))
+            if statistic == "fisher":
+                _check_range(n_words, g)
+            out = np.empty(lead)
+            flat = out.reshape(-1)
             step = max(1, FULL_BLOCK_CELLS // max(n_words, 1))
-            for start in range(0, xf.shape[0], step):
-                xb, yb = xf[start:start + step], yf[start:start + step]
-                t1, t2 = xb.sum(axis=-1, keepdims=True), yb.sum(axis=-1, keepdims=True)
-                pv = pvalues_given_totals(xb, yb, t1, t2, pv_name)
-                out[start:start + step] = combine_all(pv, g, (statistic,))[statistic].value
-            return out.reshape(x.shape[:-1])
+            for start in range(0, flat.size, step):
+                # this block's pairs, gathered: the broadcast batch is never copied whole
+                at = np.unravel_index(np.arange(start, min(start + step, flat.size)), lead)
+                block = (x[at], y[at], t1[at], t2[at], pv_name)
+                if statistic == "fisher":  # the log of each distinct P-value, once
+                    logs = pvalues_given_totals(*block, transform=_fisher_log)
+                    flat[start:start + step] = -2.0 * logs.sum(axis=-1)
+                else:
+                    pv = pvalues_given_totals(*block)
+                    flat[start:start + step] = combine_all(pv, g, (statistic,))[statistic].value
+            return out.reshape(shape)
 
         return measure
 
     return pair
+
+
+def _fisher_log(pvalues: np.ndarray) -> np.ndarray:
+    r""":math:`\log \max(\pi, \text{P\_FLOOR})`, the terms of Fisher's
+    :math:`-2\sum_w \log \pi_w` (:func:`hclib.statistics.fisher`), after the P-values'
+    checks."""
+    return np.log(np.maximum(check_pvalues(pvalues), P_FLOOR))
 
 
 def _pd_pair(lam: float, name: str) -> Pair:

@@ -74,6 +74,9 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u01
 # admits numeric characters outside category Nd (e.g. '²', '½', 'Ⅻ'); tokenize
 # removes those in a second pass, so tokens consist of letters (str.isalpha).
 _TOKEN_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+# The same on an ASCII text, lower-cased first: its letters are a-z, and it has no numerics
+# beyond 0-9.
+_ASCII_TOKEN_RE = re.compile(r"[a-z]+(?:'[a-z]+)*")
 
 _DOCS_HINT = (
     "pass a list of token lists, e.g. [tokenize(t) for t in texts] "
@@ -139,8 +142,11 @@ def tokenize(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise ValueError(f"text must be a str, got {type(text).__name__}")
+    text = _normalise(text)
+    if text.isascii():  # the same tokens, twice as fast: ASCII letters, no other numerics
+        return _ASCII_TOKEN_RE.findall(text.lower())
     out: list[str] = []
-    for m in _TOKEN_RE.findall(_normalise(text)):
+    for m in _TOKEN_RE.findall(text):
         if m.replace("'", "").isalpha():
             out.append(m.lower())
         else:  # rare: contains a non-decimal numeric such as '²', '½', 'Ⅻ'

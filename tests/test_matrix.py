@@ -67,6 +67,31 @@ def test_corpus_counts_sums_documents(corpus) -> None:
     np.testing.assert_array_equal(doc_author, [0] * 4 + [1] * 3 + [2] * 5)
 
 
+@pytest.mark.parametrize("n_labels, per_label, shuffled, keep_some", [
+    (5, 60, False, False),    # sorted runs, few corpora: a sum per run, rows not copied
+    (5, 60, True, False),     # interleaved labels: sorted first
+    (300, 2, True, False),    # more corpora than _SUMMED_RUNS: reduceat
+    (300, 1, False, False),   # one document per corpus
+    (7, 40, True, True),      # keep: some documents belong to no corpus
+])
+def test_corpus_counts_equals_a_loop_over_documents(n_labels, per_label, shuffled,
+                                                    keep_some) -> None:
+    rng = np.random.default_rng(n_labels)
+    labels = np.repeat(np.arange(n_labels), per_label)
+    if shuffled:
+        labels = rng.permutation(labels)
+    docs = rng.poisson(2.0, (labels.size, 12))
+    keep = sorted(set(labels.tolist()))[::2] if keep_some else None
+    authors, author_counts, doc_author = corpus_counts(docs, labels.tolist(), keep)
+    expected = np.zeros_like(author_counts)
+    for d, a in zip(docs, labels.tolist()):
+        if a in authors:
+            expected[authors.index(a)] += d
+    np.testing.assert_array_equal(author_counts, expected)
+    np.testing.assert_array_equal(
+        doc_author, [authors.index(a) if a in authors else -1 for a in labels.tolist()])
+
+
 def test_one_document_corpus_under_leave_one_out_raises() -> None:
     docs = np.array([[1, 2, 3], [3, 2, 1], [2, 2, 2]])
     authors, author_counts, doc_author = corpus_counts(docs, ["a", "a", "b"])

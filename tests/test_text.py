@@ -7,7 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hclib.text import count_matrix, first_n, most_frequent, ngrams, tokenize, union_most_frequent
@@ -86,6 +86,15 @@ def test_tokenize_properties(text: str) -> None:
         assert not t.startswith("'") and not t.endswith("'")
     # re-tokenising the space-joined tokens is the identity
     assert tokenize(" ".join(toks)) == toks
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+@example("Rock'n'roll's O'Neill, 'tis a''b 1st_2nd x2y DON'T")
+@settings(max_examples=500)
+def test_tokenize_of_ascii_text_takes_the_general_path_s_tokens(text: str) -> None:
+    """An ASCII text has its own fast path; a non-ASCII word after it (``é``, one more
+    token) sends the same text down the general path."""
+    assert tokenize(text + " \u00e9") == tokenize(text) + ["\u00e9"]
 
 
 @given(st.lists(st.from_regex(r"[a-z]+(?:'[a-z]+)?", fullmatch=True), max_size=20))

@@ -545,3 +545,19 @@ def test_rebuilt_vocabulary_loo_reproduces_the_printed_accuracy() -> None:
     assert rebuilt["grouped LOO"].between(0, 1).all()
     with pytest.raises(ValueError, match="variant"):
         trust.rebuilt_vocabulary_loo(pieces, "thin")
+
+
+@pytest.mark.parametrize("name", ["fisher", "hc_dagger"])
+def test_own_column_without_groups_is_ordinary_leave_one_out(name: str) -> None:
+    """Each text its own group: the own-author column (taken as corpus minus the text,
+    without group sums) equals Method.score with ``own``, which leaves the text out of
+    its corpus inside the discrepancy matrix."""
+    known, _, _ = make_texts(4, per_author=5, n_unknown=0, length=300)
+    res = hclib.attribute(known, [known["ann"][0]], vocabulary=60)
+    counts, labels = res._known_counts, res._known_labels
+    groups = list(range(len(labels)))
+    rows = np.arange(1, len(labels), 2)
+    author = [list(dict.fromkeys(labels)).index(labels[i]) for i in rows]
+    alone = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {})
+    plain = METHODS[name].score(counts[rows], counts, labels, own=rows)
+    np.testing.assert_allclose(alone, plain[np.arange(rows.size), author], rtol=1e-12)

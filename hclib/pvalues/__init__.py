@@ -59,19 +59,25 @@ def check_ranking(ranking: object) -> str:
 
 
 def pvalues_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.ndarray,
-                         pvalue: str = "distance") -> np.ndarray:
+                         pvalue: str = "distance",
+                         transform: Callable[[np.ndarray], np.ndarray] | None = None
+                         ) -> np.ndarray:
     """The ``pvalue`` P-values of valid int64 count arrays (broadcast, totals given), each
     distinct (pair of tables, :math:`x`, :math:`y`) computed once.
 
     Word tables repeat small counts (on a PAN problem about one cell in 25 is distinct), so the
     cells are factorised by their key and each distinct key computed once; the values are the
-    same as computing every cell."""
+    same as computing every cell. ``transform`` (elementwise, e.g. a logarithm) is applied to
+    the distinct values before they fill the cells: ``transform`` of the P-values, computed
+    once per distinct key."""
     given_totals = PVALUES[pvalue]
+    if transform is None:
+        transform = _identity
     x, y, t1, t2 = np.broadcast_arrays(x, y, t1, t2)
     n_pairs = x.size // max(x.shape[-1], 1)
     x_max, y_max = (int(x.max()) + 1, int(y.max()) + 1) if x.size else (1, 1)
     if x.size < 1024 or n_pairs * x_max * y_max >= 2**62:  # too small to pay, or no key fits
-        return given_totals(x, y, t1, t2)
+        return transform(given_totals(x, y, t1, t2))
     import pandas as pd  # its hash table factorises in linear time, np.unique sorts
 
     pair = np.arange(n_pairs, dtype=np.int64).reshape(*x.shape[:-1], 1)
@@ -80,7 +86,11 @@ def pvalues_given_totals(x: np.ndarray, y: np.ndarray, t1: np.ndarray, t2: np.nd
     x_of, y_of = np.divmod(xy, y_max)
     # one total per pair of tables (the first word's), not the totals copied to every word
     totals = [t[..., 0].reshape(-1)[pair_of] for t in (t1, t2)]
-    return given_totals(x_of, y_of, *totals)[codes].reshape(x.shape)
+    return transform(given_totals(x_of, y_of, *totals))[codes].reshape(x.shape)
+
+
+def _identity(values: np.ndarray) -> np.ndarray:
+    return values
 
 
 def allocation_pvalues_by(x: ArrayLike, y: ArrayLike, ranking: str = "distance") -> np.ndarray:
