@@ -705,9 +705,10 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     else:
         vocab = _vocabulary(vocabulary, items[:n_known], m)
         nonempty = [i for i, doc in enumerate(items) if doc]  # an empty text counts zeros
-        part = count_matrix([items[i] for i in nonempty], vocab)
-        counts = np.zeros((len(items), len(vocab)), dtype=part.dtype)
-        counts[nonempty] = part
+        counts = count_matrix([items[i] for i in nonempty], vocab)
+        if len(nonempty) < len(items):
+            part, counts = counts, np.zeros((len(items), len(vocab)), dtype=counts.dtype)
+            counts[nonempty] = part
     in_vocab = counts.sum(axis=1)
     empty = np.flatnonzero(in_vocab[:n_known] == 0)
     if empty.size:

@@ -36,6 +36,7 @@ generator seeded by ``(seed, g)`` (the same draw for every text of :math:`g`):
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -216,7 +217,19 @@ def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
         own = corpora[author[rows]] - known[rows]
     else:
         own = corpora[author[rows]] - corpus_counts(known, gid.tolist())[1][gid[rows]]
-    return np.asarray(_measure(method, options)(x, own), dtype=np.float64)
+    return _row_pairs(_measure(method, options), x, own, options.get("n_jobs", 1))
+
+
+def _row_pairs(f: Any, x: np.ndarray, y: np.ndarray, n_jobs: int) -> np.ndarray:
+    """``f(x[i], y[i])`` for every row ``i``, in ``n_jobs`` threads over chunks of rows (the
+    measures' array work releases the GIL)."""
+    if n_jobs == 1 or len(x) < 2 * n_jobs:
+        return np.asarray(f(x, y), dtype=np.float64)
+    chunks = np.array_split(np.arange(len(x)), 4 * n_jobs)
+    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+        parts = pool.map(lambda rows: np.asarray(f(x[rows], y[rows]), dtype=np.float64),
+                         chunks)
+        return np.concatenate(list(parts))
 
 
 def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,

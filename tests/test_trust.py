@@ -561,3 +561,5 @@ def test_own_column_without_groups_is_ordinary_leave_one_out(name: str) -> None:
     alone = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {})
     plain = METHODS[name].score(counts[rows], counts, labels, own=rows)
     np.testing.assert_allclose(alone, plain[np.arange(rows.size), author], rtol=1e-12)
+    threads = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {"n_jobs": 3})
+    np.testing.assert_array_equal(threads, alone)
