@@ -70,3 +70,15 @@ def test_parallel_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "OK: n_jobs=1 and n_jobs=2 give identical matrices." in out
     assert out.count("| yes |") == 4
+
+
+def test_attribute_benchmark_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/attribute.py --quick``: the whole call's table equals scoring alone (the
+    script asserts it), a row per ``n_jobs`` and every repeat's ratio printed."""
+    script = SCRIPT.with_name("attribute.py")
+    main = runpy.run_path(str(script), run_name="benchmark_attribute")["main"]
+    assert main(["--quick", "--repeat", "2"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2 and all(line.count("|") == 9 for line in rows)
+    assert out.count("whole / scoring") == 3  # the header and one line per n_jobs
