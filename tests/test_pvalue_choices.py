@@ -291,3 +291,27 @@ def test_the_gpu_path_refuses_other_pvalues_before_looking_for_a_gpu(kwargs):
     (name, value), = kwargs.items()
     with pytest.raises(ValueError, match=f"exact HC measures only .* not {name}='{value}'"):
         discrepancy_matrix(docs, authors, device="gpu", **kwargs)
+
+
+@pytest.mark.parametrize("shape_x, shape_y", [((40,), (40,)), ((3, 1, 40), (1, 5, 40)),
+                                              ((2, 2, 1, 40), (1, 2, 3, 40)),
+                                              ((0, 1, 40), (1, 4, 40))])
+def test_fisher_measure_of_a_broadcast_batch_is_the_formula(shape_x, shape_y):
+    """Fisher's measure, which logs each distinct P-value once and gathers blocks of the
+    broadcast batch, equals -2 Σ log max(π, 1e-300) of every cell, in the batch's shape
+    (an empty batch is an empty result); three words are too few for γ = 0.25."""
+    from hclib.measures import CORPUS_MEASURES
+
+    rng = np.random.default_rng(11)
+    x = rng.poisson(rng.uniform(0.1, 3, 40), shape_x) + (np.arange(40) == 0)
+    y = rng.poisson(rng.uniform(0.5, 30, 40), shape_y) + (np.arange(40) == 0)
+    fisher = CORPUS_MEASURES["fisher"](0.25)
+    want = -2 * np.log(np.maximum(allocation_pvalues(x, y), 1e-300)).sum(-1)
+    got = fisher(x, y)
+    assert np.shape(got) == np.shape(want)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    if x.size:
+        with pytest.raises(ValueError, match="at least 4 words"):
+            fisher(x[..., :3] + 1, y[..., :3] + 1)
+    else:  # nothing to combine: no check, as before the batch was gathered in blocks
+        assert fisher(x[..., :3], y[..., :3] + 1).shape == (0, 4)
