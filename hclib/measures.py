@@ -32,7 +32,7 @@ from .discrepancy import (_cosine_discrepancy, _power_divergence, cosine_discrep
 from .engine import FULL_BLOCK_CELLS, hc_pairs
 from .pvalues import check_ranking, pvalues_given_totals
 from .hc import _check_range
-from .statistics import P_FLOOR, STATISTICS, combine_all
+from .statistics import STATISTICS, combine_all, fisher_logs
 
 __all__ = ["CORPUS_MEASURES", "statistic_pair"]
 
@@ -116,10 +116,8 @@ def statistic_pair(statistic: str, default_pvalue: str = "distance") -> Pair:
 
 
 def _fisher_log(pvalues: np.ndarray) -> np.ndarray:
-    r""":math:`\log \max(\pi, \text{P\_FLOOR})`, the terms of Fisher's
-    :math:`-2\sum_w \log \pi_w` (:func:`hclib.statistics.fisher`), after the P-values'
-    checks."""
-    return np.log(np.maximum(check_pvalues(pvalues), P_FLOOR))
+    """:func:`hclib.statistics.fisher_logs` of P-values, after the P-values' checks."""
+    return fisher_logs(check_pvalues(pvalues))
 
 
 def _pd_pair(lam: float, name: str) -> Pair:

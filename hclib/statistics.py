@@ -110,9 +110,14 @@ def berk_jones(smallest: np.ndarray, n_words: int) -> StatisticResult:
     return _argmax_result(-log_cdf, smallest)
 
 
+def fisher_logs(pvalues: np.ndarray) -> np.ndarray:
+    r""":math:`\log \max(\pi_w, \text{P\_FLOOR})`: the terms of :func:`fisher`, elementwise."""
+    return np.log(np.maximum(pvalues, P_FLOOR))
+
+
 def fisher(pvalues: np.ndarray) -> StatisticResult:
     r"""Fisher's :math:`-2\sum_w \log \pi_w` over all P-values (last axis); no threshold."""
-    value = -2.0 * np.log(np.maximum(pvalues, P_FLOOR)).sum(axis=-1)
+    value = -2.0 * fisher_logs(pvalues).sum(axis=-1)
     return StatisticResult(value, np.full(value.shape, np.nan), np.zeros(value.shape, int))
 
 
