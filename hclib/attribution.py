@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -734,7 +735,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     if not sampled.all():
         reference[~sampled] = grouped_loo_own(m, known_counts, labels, groups,
                                               every[~sampled], options, match=loo_match)[:, None]
-    n_groups = {a: len({g for g, b in zip(groups, labels) if b == a}) for a in cands}
+    n_groups = Counter(a for a, _ in dict.fromkeys(zip(labels, groups)))
     if min(n_groups.values()) < 2 and (rule == "rank"
                                        or (reject is not None and reject_by == "rank")):
         raise ValueError(_single_text_message(labels))

@@ -145,6 +145,8 @@ class Features:
         if self.kind == "chars":
             chars = "".join(tokens)
             return [chars[i : i + n] for n in self.orders for i in range(len(chars) - n + 1)]
+        if len(self.orders) == 1:  # one order: no pooling copy
+            return ngrams(tokens, self.orders[0])
         return [item for n in self.orders for item in ngrams(tokens, n)]
 
     def items(self, text: str) -> list[str]:

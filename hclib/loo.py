@@ -35,7 +35,7 @@ generator seeded by ``(seed, g)`` (the same draw for every text of :math:`g`):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -77,7 +77,7 @@ def grouped_loo_own(method: Method, known: np.ndarray, labels: Sequence[Hashable
     refit methods take it from the whole table."""
     _, author, gid = _codes(labels, groups)
     if rows.size and method.corpus:
-        return _own_values(method, known, author, gid, rows, known[rows], options)
+        return _own_values(method, known, author, gid, rows, None, options)
     table = grouped_loo_table(method, known, labels, groups, rows, options, match=match,
                               seed=seed)
     return table[np.arange(rows.size), author[rows]]
@@ -127,7 +127,8 @@ def _codes(labels: Sequence[Hashable], groups: Sequence[Hashable]
     """(candidates, each text's candidate index, each text's group id in first-seen order)."""
     cands = candidates(list(labels))
     group_ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
-    return (cands, np.array([cands.index(a) for a in labels]),
+    index = {a: i for i, a in enumerate(cands)}
+    return (cands, np.array([index[a] for a in labels]),
             np.array([group_ids[g] for g in groups]))
 
 
@@ -208,28 +209,42 @@ def _corpora(known: np.ndarray, author: np.ndarray, gid: np.ndarray
 
 
 def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.ndarray,
-                rows: np.ndarray, x: np.ndarray, options: dict[str, Any]) -> np.ndarray:
+                rows: np.ndarray, x: np.ndarray | None, options: dict[str, Any]) -> np.ndarray:
     r"""Corpus methods: :math:`f(x_i, \mathcal{C}_a - \sum_{j \in g} D_j)` for known text
-    ``rows[i]`` of author :math:`a` and group :math:`g` (``x[i]`` its counts or an
-    excerpt's)."""
+    ``rows[i]`` of author :math:`a` and group :math:`g` (``x[i]`` an excerpt's counts; ``x``
+    None: the text's own, :math:`x_i = D_i`). The corpora without the group are built chunk
+    by chunk, inside the threads, never all at once."""
     corpora = corpus_counts(known, author.tolist())[1]
     if (np.bincount(gid)[gid[rows]] == 1).all():  # each text its own group: no group sums
-        own = corpora[author[rows]] - known[rows]
+        taken, which = known, rows
     else:
-        own = corpora[author[rows]] - corpus_counts(known, gid.tolist())[1][gid[rows]]
-    return _row_pairs(_measure(method, options), x, own, options.get("n_jobs", 1))
+        taken, which = corpus_counts(known, gid.tolist())[1], gid[rows]
+    f = _measure(method, options)
+
+    def part(i: np.ndarray) -> np.ndarray:
+        own = corpora[author[rows[i]]] - taken[which[i]]
+        return np.asarray(f(known[rows[i]] if x is None else x[i], own), dtype=np.float64)
+
+    return _in_chunks(part, rows.size, options.get("n_jobs", 1))
 
 
-def _row_pairs(f: Any, x: np.ndarray, y: np.ndarray, n_jobs: int) -> np.ndarray:
-    """``f(x[i], y[i])`` for every row ``i``, in ``n_jobs`` threads over chunks of rows (the
-    measures' array work releases the GIL)."""
-    if n_jobs == 1 or len(x) < 2 * n_jobs:
-        return np.asarray(f(x, y), dtype=np.float64)
-    chunks = np.array_split(np.arange(len(x)), 4 * n_jobs)
+#: Rows per chunk of :func:`_in_chunks` (256 rows × 3,000 words of int64: 6 MB).
+_CHUNK_ROWS = 256
+
+
+def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int) -> np.ndarray:
+    """``part(i)`` for consecutive chunks ``i`` of ``range(n)`` (at most
+    :data:`_CHUNK_ROWS` rows each, and at least four chunks per thread), concatenated; in
+    ``n_jobs`` threads
+    (the measures' array work releases the GIL)."""
+    if n == 0:
+        return np.empty(0)
+    pieces = max(-(-n // _CHUNK_ROWS), 4 * n_jobs if n_jobs > 1 else 1)
+    chunks = np.array_split(np.arange(n), min(pieces, n))
+    if n_jobs == 1 or len(chunks) == 1:
+        return np.concatenate([part(i) for i in chunks])
     with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-        parts = pool.map(lambda rows: np.asarray(f(x[rows], y[rows]), dtype=np.float64),
-                         chunks)
-        return np.concatenate(list(parts))
+        return np.concatenate(list(pool.map(part, chunks)))
 
 
 def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,

@@ -39,6 +39,7 @@ import fnmatch
 import os
 import stat
 import warnings
+from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -406,10 +407,14 @@ def unique_names(names: Sequence[str], paths: Sequence[Path | None]) -> list[str
     """``names``, where those shared by several files are replaced by each file's path
     relative to the working directory (ValueError for the same file given twice)."""
     names = list(names)
-    for name in {n for n in names if names.count(n) > 1}:
-        at = [i for i, n in enumerate(names) if n == name and paths[i] is not None]
-        for i in at:
-            names[i] = _shown(paths[i])  # type: ignore[arg-type]
+    where: dict[str, list[int]] = {}
+    for i, n in enumerate(names):
+        where.setdefault(n, []).append(i)
+    for at in where.values():
+        if len(at) > 1:
+            for i in at:
+                if paths[i] is not None:
+                    names[i] = _shown(paths[i])  # type: ignore[arg-type]
     return names
 
 
@@ -439,7 +444,7 @@ def unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
              for key, item in items]
     names = unique_names(names, paths)
     if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
+        dup = next(n for n, c in Counter(names).items() if c > 1)
         raise ValueError(f"two texts to attribute are both named {dup!r}: give each text "
                          "once, under its own name")
     return names, texts

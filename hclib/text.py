@@ -183,6 +183,10 @@ def ngrams(tokens: Sequence[str], n: int) -> list[str]:
     return [" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)]
 
 
+#: Documents per chunk of :func:`count_matrix`.
+_COUNT_ROWS = 512
+
+
 def count_matrix(docs: Sequence[Sequence[str]], vocabulary: Sequence[str]) -> np.ndarray:
     """Counts of each vocabulary item in each document.
 
@@ -211,16 +215,18 @@ def count_matrix(docs: Sequence[Sequence[str]], vocabulary: Sequence[str]) -> np
             raise ValueError(f"document {i} is empty")
 
     n_docs, n_vocab = len(doc_list), len(vocab)
-    if n_docs == 0:
-        return np.zeros((0, n_vocab), dtype=np.int64)
-
-    all_tokens = np.fromiter(chain.from_iterable(doc_list), dtype=object, count=int(lengths.sum()))
-    cols = pd.Index(vocab, dtype=object).get_indexer(all_tokens)
-    rows = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    keep = cols >= 0
-    flat = rows[keep] * n_vocab + cols[keep]
-    counts = np.bincount(flat, minlength=n_docs * n_vocab)
-    return counts.reshape(n_docs, n_vocab).astype(np.int64, copy=False)
+    index = pd.Index(vocab, dtype=object)
+    counts = np.zeros((n_docs, n_vocab), dtype=np.int64)
+    for start in range(0, n_docs, _COUNT_ROWS):  # the temporaries stay a few MB
+        part, size = doc_list[start:start + _COUNT_ROWS], lengths[start:start + _COUNT_ROWS]
+        cols = index.get_indexer(np.fromiter(chain.from_iterable(part), dtype=object,
+                                             count=int(size.sum())))
+        rows = np.repeat(np.arange(len(part), dtype=np.int64), size)
+        keep = cols >= 0
+        counts[start:start + len(part)] = np.bincount(
+            rows[keep] * n_vocab + cols[keep], minlength=len(part) * n_vocab
+        ).reshape(len(part), n_vocab)
+    return counts
 
 
 def most_frequent(docs: Iterable[Sequence[str]], n: int) -> list[str]:

@@ -58,3 +58,18 @@ def test_unknown_names_and_duplicates() -> None:
     assert unknown_texts(["a", "b"]) == (["text 1", "text 2"], ["a", "b"])
     with pytest.raises(ValueError, match="both named"):
         unknown_texts({1: "a", "1": "b"})
+
+
+def test_files_sharing_a_name_are_shown_by_their_paths(tmp_path: Path, monkeypatch) -> None:
+    for folder in ("a", "b", "c"):
+        _write(tmp_path / folder / "x.txt", f"text of {folder}")
+    _write(tmp_path / "c" / "y.txt", "text y")
+    monkeypatch.chdir(tmp_path)
+    files = [Path("a/x.txt"), Path("c/y.txt"), Path("b/x.txt"), Path("c/x.txt")]
+    names, texts = unknown_texts(files)
+    assert names == [str(Path("a/x.txt")), "y.txt", str(Path("b/x.txt")),
+                     str(Path("c/x.txt"))]
+    assert texts == ["text of a", "text y", "text of b", "text of c"]
+    # the message names the first name given twice
+    with pytest.raises(ValueError, match="both named '2'"):
+        unknown_texts({"p": "a", 2: "b", 1: "c", "2": "d", "1": "e"})

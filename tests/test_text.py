@@ -169,6 +169,18 @@ def test_count_matrix_accepts_tuples_and_no_docs() -> None:
     assert empty.shape == (0, 2) and empty.dtype == np.int64
 
 
+def test_count_matrix_over_several_chunks_equals_counting_each_document() -> None:
+    # 1,300 documents: chunks of 512, 512 and a partial 276 (hclib.text._COUNT_ROWS)
+    rng = np.random.default_rng(3)
+    pool = np.array([f"w{i}" for i in range(40)])
+    docs = [list(rng.choice(pool, size=int(rng.integers(1, 60)))) for _ in range(1300)]
+    vocab = [f"w{i}" for i in range(0, 40, 2)] + ["never"]  # odd words are not counted
+    expected = [[Counter(d)[w] for w in vocab] for d in docs]
+    m = count_matrix(docs, vocab)
+    assert m.dtype == np.int64
+    np.testing.assert_array_equal(m, expected)
+
+
 _words = st.sampled_from(["the", "of", "and", "to", "a", "in", "upon", "whilst", "don't"])
 
 

@@ -548,7 +548,8 @@ def test_rebuilt_vocabulary_loo_reproduces_the_printed_accuracy() -> None:
 
 
 @pytest.mark.parametrize("name", ["fisher", "hc_dagger"])
-def test_own_column_without_groups_is_ordinary_leave_one_out(name: str) -> None:
+def test_own_column_without_groups_is_ordinary_leave_one_out(name: str,
+                                                              monkeypatch) -> None:
     """Each text its own group: the own-author column (taken as corpus minus the text,
     without group sums) equals Method.score with ``own``, which leaves the text out of
     its corpus inside the discrepancy matrix."""
@@ -563,3 +564,6 @@ def test_own_column_without_groups_is_ordinary_leave_one_out(name: str) -> None:
     np.testing.assert_allclose(alone, plain[np.arange(rows.size), author], rtol=1e-12)
     threads = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {"n_jobs": 3})
     np.testing.assert_array_equal(threads, alone)
+    monkeypatch.setattr(loo, "_CHUNK_ROWS", 3)  # 10 rows in chunks of 3, 3, 2, 2
+    chunked = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {})
+    np.testing.assert_array_equal(chunked, alone)
