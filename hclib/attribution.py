@@ -477,7 +477,8 @@ class Attribution:
         ``table``, those of the reference's own rows, each ranked as a member."""
         assert self._loo_reference is not None
         ref = self._loo_reference
-        author = np.array([self.candidates.index(self._known_labels[self._known_index[n]])
+        column = {a: j for j, a in enumerate(self.candidates)}
+        author = np.array([column[self._known_labels[self._known_index[n]]]
                            for n in ref.index])
         if table is None:
             return relative_ranks(ref.to_numpy(), author)

@@ -115,7 +115,8 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
             continue
         rest = [labels[j] for j in np.flatnonzero(keep)]
         part = method.score(x[mine], known[keep], rest, **options)
-        order = [candidates(rest).index(c) for c in cands]
+        column = {c: j for j, c in enumerate(candidates(rest))}
+        order = [column[c] for c in cands]
         out[mine] = part[:, order]
     if d is not None:
         return knn_table(d, labels, options.get("k_neighbours", 5))
