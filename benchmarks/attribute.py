@@ -24,8 +24,8 @@ and prints each as a ratio to scoring alone (same ``n_jobs``), also the whole ca
 the time of tokenising and counting all the texts (serial; the fastest of ``--repeat``
 runs), which scoring alone from counts does not include. Scoring alone and the whole call
 are timed ``--repeat`` times (default 3), one after the other, and the table gives the
-fastest of each (as :mod:`timeit` advises: the slower runs are the machine's other work); the ratio
-of each repeat is printed below the table, so the spread is in view. Run as
+fastest of each (as :mod:`timeit` advises: the slower runs are the machine's other
+work); the ratio of each repeat is printed below the table, so the spread is in view. Run as
 ``python benchmarks/attribute.py [--quick] [--repeat N]``.
 """
 
