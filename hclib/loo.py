@@ -236,8 +236,7 @@ _CHUNK_ROWS = 256
 def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int) -> np.ndarray:
     """``part(i)`` for consecutive chunks ``i`` of ``range(n)`` (at most
     :data:`_CHUNK_ROWS` rows each, and at least four chunks per thread), concatenated; in
-    ``n_jobs`` threads
-    (the measures' array work releases the GIL)."""
+    ``n_jobs`` threads (the measures' array work releases the GIL)."""
     if n == 0:
         return np.empty(0)
     pieces = max(-(-n // _CHUNK_ROWS), 4 * n_jobs if n_jobs > 1 else 1)
