@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -72,7 +71,8 @@ from .calibration import (ConfidenceModel, confidence_features, fit_confidence, 
                           wilson_interval)
 from .discrepancy import hc_discrepancy
 from .features import Features, parse_features
-from .loo import LOO_MATCHES, grouped_loo_own, grouped_loo_table, loo_rows, loo_sample
+from .loo import (LOO_MATCHES, grouped_loo_own, grouped_loo_table, groups_per_author,
+                  loo_rows, loo_sample)
 from .methods import RECOMMENDED_HC, Method, get
 from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
 from .sources import KnownTexts, known_texts, read_folder, read_known_folder, unknown_texts
@@ -736,7 +736,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     if not sampled.all():
         reference[~sampled] = grouped_loo_own(m, known_counts, labels, groups,
                                               every[~sampled], options, match=loo_match)[:, None]
-    n_groups = Counter(a for a, _ in dict.fromkeys(zip(labels, groups)))
+    n_groups = groups_per_author(labels, groups)
     if min(n_groups.values()) < 2 and (rule == "rank"
                                        or (reject is not None and reject_by == "rank")):
         raise ValueError(_single_text_message(labels))

@@ -35,6 +35,7 @@ generator seeded by ``(seed, g)`` (the same draw for every text of :math:`g`):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -44,18 +45,23 @@ import numpy as np
 from .matrix import corpus_counts
 from .methods import Method, candidates, knn_distances, knn_table
 
-__all__ = ["LOO_MATCHES", "loo_rows", "loo_sample", "grouped_loo_table", "grouped_loo_own"]
+__all__ = ["LOO_MATCHES", "groups_per_author", "loo_rows", "loo_sample", "grouped_loo_table",
+           "grouped_loo_own"]
 
 #: The size matchings of :func:`grouped_loo_table` (module docstring).
 LOO_MATCHES: tuple[str, ...] = ("none", "group", "thin")
 
 
+def groups_per_author(labels: Sequence[Hashable], groups: Sequence[Hashable]
+                      ) -> Counter[Hashable]:
+    """The number of distinct groups among each author's known texts."""
+    return Counter(a for a, _ in dict.fromkeys(zip(labels, groups)))
+
+
 def loo_rows(labels: Sequence[Hashable], groups: Sequence[Hashable]) -> np.ndarray:
     """Indices of the known texts whose author has at least two groups."""
-    n_groups: dict[Hashable, set] = {}
-    for a, g in zip(labels, groups):
-        n_groups.setdefault(a, set()).add(g)
-    return np.flatnonzero([len(n_groups[a]) >= 2 for a in labels])
+    n_groups = groups_per_author(labels, groups)
+    return np.flatnonzero([n_groups[a] >= 2 for a in labels])
 
 
 def loo_sample(rows: np.ndarray, at_most: int | None, seed: int = 0) -> np.ndarray:

@@ -567,3 +567,11 @@ def test_own_column_without_groups_is_ordinary_leave_one_out(name: str,
     monkeypatch.setattr(loo, "_CHUNK_ROWS", 3)  # 10 rows in chunks of 3, 3, 2, 2
     chunked = loo.grouped_loo_own(METHODS[name], counts, labels, groups, rows, {})
     np.testing.assert_array_equal(chunked, alone)
+
+
+def test_groups_per_author_counts_distinct_groups_of_each_author() -> None:
+    # group labels may repeat across authors: (author, group) is what is distinct
+    labels = ["a", "a", "b", "b", "b", "c"]
+    groups = [1, 2, 1, 1, 3, 1]
+    assert loo.groups_per_author(labels, groups) == {"a": 2, "b": 2, "c": 1}
+    np.testing.assert_array_equal(loo.loo_rows(labels, groups), [0, 1, 2, 3, 4])
