@@ -575,3 +575,99 @@ def test_groups_per_author_counts_distinct_groups_of_each_author() -> None:
     groups = [1, 2, 1, 1, 3, 1]
     assert loo.groups_per_author(labels, groups) == {"a": 2, "b": 2, "c": 1}
     np.testing.assert_array_equal(loo.loo_rows(labels, groups), [0, 1, 2, 3, 4])
+
+
+# ------------------------------------------------------------------ corpus balance
+
+
+def test_corpus_tokens_and_the_balance_warning(monkeypatch) -> None:
+    """Corpus sizes are the known tokens inside the vocabulary; a corpus method warns when
+    the largest is more than BALANCE_RATIO times the smallest, in the summary and JSON."""
+    known, unknown, _ = make_texts(13, per_author=8, length=300)
+    even = {a: texts[:4] for a, texts in known.items()}
+    res = hclib.attribute(even, unknown, vocabulary=60)
+    vocab = set(res.vocabulary)
+    expected = {a: sum(w in vocab for t in texts for w in t.split())
+                for a, texts in even.items()}
+    assert res.corpus_tokens.to_dict() == expected
+    assert list(res.corpus_tokens.index) == res.candidates
+    assert res.balance is None
+    assert json.loads(res.to_json())["balance"] is None
+
+    uneven = {"ann": known["ann"], "bob": known["bob"][:3], "cyd": known["cyd"][:4]}
+    res = hclib.attribute(uneven, unknown, vocabulary=60)
+    sizes = res.corpus_tokens
+    ratio = sizes["ann"] / sizes["bob"]
+    assert sizes.idxmax() == "ann" and sizes.idxmin() == "bob" and ratio > 2
+    assert res.balance is not None
+    assert f"ann has {sizes['ann']:,} tokens" in res.balance
+    assert f"bob {sizes['bob']:,} ({ratio:.1f}×" in res.balance
+    assert res.balance in res.summary_lines()
+    payload = json.loads(res.to_json())
+    assert payload["balance"] == res.balance
+    assert payload["corpus_tokens"] == {a: int(n) for a, n in sizes.items()}
+    # the threshold is strict: a ratio equal to it gives no warning
+    monkeypatch.setattr(attribution, "BALANCE_RATIO", float(ratio))
+    assert res.balance is None
+    monkeypatch.setattr(attribution, "BALANCE_RATIO", float(ratio) * 0.999)
+    assert res.balance is not None
+    # Delta is not a corpus method: no warning
+    assert hclib.attribute(uneven, unknown, method="cosine_delta").balance is None
+
+
+def _drifting_works(seed: int = 0) -> pd.DataFrame:
+    """Pieces of three works per author, each work with its own word rates around the
+    author's: a disputed work never matches its author's known works exactly."""
+    rng = np.random.default_rng(seed)
+    base = 1 / np.arange(1, len(WORDS) + 1)
+    rows = []
+    for a in ("ann", "bob", "cyd", "dan"):
+        q = base * np.exp(rng.normal(0, 0.3, len(WORDS)))
+        for w in range(3):
+            qw = q * np.exp(rng.normal(0, 0.3, len(WORDS)))
+            qw /= qw.sum()
+            rows += [{"author": a, "work": w,
+                      "text": " ".join(rng.choice(WORDS, size=300, p=qw))} for _ in range(2)]
+    return pd.DataFrame(rows)
+
+
+def test_balance_curve_cuts_the_corpora_to_the_ratio() -> None:
+    from hclib.studies import trust
+
+    pieces = _drifting_works()
+    ratios = (1 / 4, 1.0, 4.0)
+    curve = trust.balance_curve(pieces, ratios, methods=("fisher", "cosine_delta"))
+    assert list(curve.method) == ["fisher", "cosine_delta"] * 3
+    assert list(curve.ratio) == [r for r in ratios for _ in range(2)]
+    assert (curve.texts == 24).all()  # every piece is disputed once
+    np.testing.assert_allclose(curve["token ratio"], curve.ratio, rtol=0.05)
+    assert curve.accuracy.between(curve.low, curve.high).all()
+    # at r = 1 nothing is cut: the default method's verdicts are attribute's
+    verdicts, _ = trust.fold_verdicts(pieces)
+    at_one = curve[(curve.ratio == 1.0) & (curve.method == "fisher")].accuracy.item()
+    assert at_one == pytest.approx(verdicts["right"].mean())
+    acc = curve.set_index(["method", "ratio"]).accuracy
+    # with works that drift, the allocation test leans to the smaller corpus, Delta to the
+    # larger
+    assert acc["fisher", 1 / 4] > acc["fisher", 1.0] > acc["fisher", 4.0]
+    assert acc["cosine_delta", 1 / 4] < acc["cosine_delta", 4.0]
+    with pytest.raises(ValueError, match="positive"):
+        trust.balance_curve(pieces, (0.0, 1.0))
+
+
+def test_balanced_draws_keep_about_the_smallest_corpus() -> None:
+    from hclib.studies import trust
+
+    known, unknown, _ = make_texts(17, per_author=8, length=300)
+    known = {"ann": known["ann"], "bob": known["bob"][:3], "cyd": known["cyd"][:5]}
+    draws = trust.balanced_draws(known, list(unknown.values()), draws=3, vocabulary=60)
+    assert list(draws.index) == [0, 1, 2]
+    # bob (3 texts of 300 words) is the smallest: every other keeps 3 texts, just reaching it
+    assert (draws["texts bob"] == 3).all() and (draws["texts ann"] == 3).all()
+    assert (draws["texts cyd"] == 3).all()
+    assert (draws["corpus ratio"] < 1.1).all()
+    assert (draws[["to ann", "to bob", "to cyd"]].sum(axis=1) <= len(unknown)).all()
+    again = trust.balanced_draws(known, list(unknown.values()), draws=3, vocabulary=60)
+    pd.testing.assert_frame_equal(draws, again)  # seeded
+    with pytest.raises(ValueError, match="draws"):
+        trust.balanced_draws(known, list(unknown.values()), draws=0)
