@@ -24,7 +24,7 @@ from hclib.discrepancy import hc_discrepancy
 from hclib.loo import LOO_MATCHES, grouped_loo_table
 from hclib.pvalues import allocation_pvalues
 from hclib.methods import METHODS
-from test_attribute import WORDS, make_texts
+from test_attribute import WORDS, make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -671,3 +671,23 @@ def test_balanced_draws_keep_about_the_smallest_corpus() -> None:
     pd.testing.assert_frame_equal(draws, again)  # seeded
     with pytest.raises(ValueError, match="draws"):
         trust.balanced_draws(known, list(unknown.values()), draws=0)
+
+
+def test_command_warns_of_unbalanced_corpora(tmp_path) -> None:
+    known, unknown, _ = make_texts(13, per_author=8, length=300)
+    write_folders(tmp_path, {"ann": known["ann"], "bob": known["bob"][:3]}, unknown)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hclib", "attribute",
+                               str(tmp_path / "known"), str(tmp_path / "unknown"), *args],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    out = run()
+    assert out.returncode == 0, out.stderr
+    assert "the candidates' corpora are unbalanced: ann has" in out.stdout
+    payload = json.loads(run("--json").stdout)
+    assert payload["balance"].startswith("the candidates' corpora are unbalanced")
+    assert payload["corpus_tokens"]["ann"] > 2 * payload["corpus_tokens"]["bob"]
+    out = run("--method", "cosine_delta")
+    assert out.returncode == 0 and "unbalanced" not in out.stdout
