@@ -294,8 +294,9 @@ def balanced_draws(known: dict[Any, list[str]], unknown: Sequence[str], draws: i
     words keeps a random subset of its known texts (``numpy.random.default_rng([seed, d])``
     for draw ``d``: its texts in random order, the shortest prefix whose whitespace words
     reach the smallest author's total). One row per draw: the texts kept per author, the
-    ratio of the largest to the smallest corpus (:attr:`~hclib.Attribution.corpus_tokens`),
-    the leave-one-out accuracy, and the number of ``unknown`` texts given to each author.
+    ratio of the largest to the smallest corpus
+    (:attr:`hclib.attribution.Attribution.corpus_tokens`), the leave-one-out accuracy, and
+    the number of ``unknown`` texts given to each author.
     ``options`` go to :func:`hclib.attribute`."""
     if draws < 1:
         raise ValueError(f"draws must be at least 1, got {draws}")
