@@ -361,16 +361,17 @@ class Attribution:
 
     @property
     def corpus_tokens(self) -> pd.Series:
-        r"""Each candidate's corpus size: the tokens of its known texts inside the vocabulary,
-        :math:`T_a = \sum_w c_{a,w}`."""
+        r"""The size of each candidate's corpus, in tokens of its known texts inside the
+        vocabulary, :math:`T_a = \sum_w c_{a,w}`."""
         sizes = pd.Series(self._known_counts.sum(axis=1)).groupby(self._known_labels).sum()
         return sizes.reindex(self.candidates).rename("tokens inside the vocabulary")
 
     @property
     def balance(self) -> str | None:
-        """The corpus-balance warning, or ``None``: under a corpus method, when the largest
-        candidate corpus holds more than :data:`BALANCE_RATIO` times the tokens of the
-        smallest (:attr:`corpus_tokens`)."""
+        """The corpus-balance warning, or ``None`` when there is none.
+
+        It is given under a corpus method when the largest candidate corpus holds more than
+        :data:`BALANCE_RATIO` times the tokens of the smallest (:attr:`corpus_tokens`)."""
         sizes = self.corpus_tokens
         ratio = sizes.max() / sizes.min()
         if not self.method.corpus or ratio <= BALANCE_RATIO:

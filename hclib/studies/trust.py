@@ -128,7 +128,7 @@ from ..attribution import attribute
 __all__ = ["work_pieces", "fold_verdicts", "rebuilt_vocabulary_loo", "balance_curve",
            "BALANCE_RATIOS", "balanced_draws", "length_curve", "pan_verdicts"]
 
-#: The ratios of :func:`balance_curve`: the true author's corpus over every other author's.
+#: The ratios r of :func:`balance_curve`, the true author's corpus over every other author's.
 BALANCE_RATIOS: tuple[float, ...] = (1 / 4, 1 / 3, 1 / 2, 2 / 3, 4 / 5, 1.0, 5 / 4, 3 / 2, 2.0,
                                      3.0, 4.0)
 
