@@ -77,8 +77,8 @@ from .calibration import (ConfidenceModel, confidence_features, fit_confidence, 
                           wilson_interval)
 from .discrepancy import hc_discrepancy
 from .features import Features, parse_features
-from .loo import (LOO_MATCHES, grouped_loo_own, grouped_loo_table, groups_per_author,
-                  loo_rows, loo_sample)
+from .loo import (LOO_CHOICES, grouped_loo_own, grouped_loo_table, groups_per_author,
+                  loo_matches, loo_rows, loo_sample)
 from .methods import RECOMMENDED_HC, Method, get
 from .protocols import Protocol, TokenCache, get_protocol, ignored_words, protocol_tables
 from .sources import KnownTexts, known_texts, read_folder, read_known_folder, unknown_texts
@@ -138,15 +138,21 @@ class Accuracy:
     ``kind`` "grouped leave-one-out" or "leave-one-out", with its 95 % Wilson interval.
 
     The interval treats the ``n`` verdicts as independent; texts of one group are not, so it
-    is too narrow when a few groups hold many texts."""
+    is too narrow when a few groups hold many texts.
+
+    ``between`` (``loo_match="bracket"`` on grouped texts): the accuracies of the two
+    leave-one-outs that bracket a new work's, ``(matched, unmatched)``; ``right`` is then
+    their mean count of right verdicts (a multiple of 1/2) and the interval runs from the
+    matched one's low end to the unmatched one's high end."""
 
     kind: str
-    right: int
+    right: float
     n: int
     groups: int
     low: float
     high: float
     of: int | None = None  # the known texts that could be left out (``n`` may be a sample)
+    between: tuple[float, float] | None = None
 
     @property
     def value(self) -> float:
@@ -159,7 +165,10 @@ class Accuracy:
                  else f"{self.n} known texts in {self.groups} groups")
         if self.of is not None and self.of > self.n:
             where = f"a seeded sample of {where} (of {self.of:,})"
-        return (f"{self.kind} accuracy on {where}: {self.value:.1%} "
+        ends = "" if self.between is None else (
+            f", the midpoint of {self.between[0]:.1%} (every candidate one group fewer) and "
+            f"{self.between[1]:.1%} (only the own author one group fewer)")
+        return (f"{self.kind} accuracy on {where}: {self.value:.1%}{ends} "
                 f"(95% interval {self.low:.1%}–{self.high:.1%})")
 
 
@@ -204,6 +213,11 @@ class Attribution:
     # every known text that can be left out × candidates: its row of ``known_table`` where it
     # is there (the sample), else its own-author value in every column: the ranks' reference
     _loo_reference: pd.DataFrame | None = field(default=None, repr=False)
+    # loo_match="bracket" on grouped texts: the same rows scored with every other author one
+    # group fewer (match "group"), and their ranks; ``known_table`` is then unmatched
+    matched_table: pd.DataFrame | None = None
+    matched_ranks: pd.DataFrame | None = field(default=None, repr=False)
+    loo_match: str = "none"
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
@@ -334,6 +348,18 @@ class Attribution:
         return out.assign(true=self.known_authors)
 
     @property
+    def matched_verdicts(self) -> pd.DataFrame:
+        """:attr:`known_verdicts` of :attr:`matched_table` (every other author one group
+        fewer as well; ``loo_match="bracket"`` on grouped texts only)."""
+        if self.matched_table is None:
+            raise ValueError("there is no matched leave-one-out table: it is made by "
+                             "loo_match='bracket' on grouped known texts")
+        assert self.known_tokens is not None
+        evidence = self.known_tokens.loc[self.matched_table.index]
+        out = self._verdicts(self.matched_table, self.matched_ranks, evidence)
+        return out.assign(true=self.known_authors)
+
+    @property
     def grouped(self) -> bool:
         """True when some group of known texts holds more than one text."""
         groups = self.known_groups or []
@@ -342,16 +368,29 @@ class Attribution:
     @property
     def accuracy(self) -> Accuracy:
         """The (grouped) leave-one-out accuracy of the known texts, with its interval (a
-        rejection, a tie or too little evidence counts as an error)."""
+        rejection, a tie or too little evidence counts as an error); with a matched table
+        (``loo_match="bracket"`` on grouped texts) the midpoint of the matched and the
+        unmatched accuracy (:class:`Accuracy`)."""
         v = self.known_verdicts
-        right = int((v["author"] == v["true"]).sum())
-        low, high = wilson_interval(right, len(v))
+        right: float = int((v["author"] == v["true"]).sum())
+        low, high = wilson_interval(int(right), len(v))
         groups = self.known_groups or []
         index = self._known_index
         n_groups = len({groups[index[name]] for name in v.index}) if groups else len(v)
         kind = "grouped leave-one-out" if self.grouped else "leave-one-out"
+        if self.matched_table is not None:
+            kind += ", bracketed"
+        elif self.loo_match != "none":
+            kind += f", size-matched ({self.loo_match})"
         of = None if self._loo_reference is None else len(self._loo_reference)
-        return Accuracy(kind, right, len(v), n_groups, low, high, of)
+        between = None
+        if self.matched_table is not None and len(v):
+            mv = self.matched_verdicts
+            matched = int((mv["author"] == mv["true"]).sum())
+            between = (matched / len(v), right / len(v))
+            low = wilson_interval(matched, len(v))[0]
+            right = (matched + right) / 2
+        return Accuracy(kind, right, len(v), n_groups, low, high, of, between)
 
     @property
     def loo_accuracy(self) -> float:
@@ -766,8 +805,9 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     groups = list(known.groups)
     every = loo_rows(labels, groups)
     rows = loo_sample(every, loo_texts)
+    matches = loo_matches(loo_match, groups)
     known_table = grouped_loo_table(m, known_counts, labels, groups, rows, options,
-                                    match=loo_match)
+                                    match=matches[0])
     loo_names = [known.names[i] for i in rows]
     # the ranks' reference: the sampled rows whole, the others their own-author value (in
     # every column; only the own author's column is a reference value)
@@ -776,7 +816,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     reference[sampled] = known_table
     if not sampled.all():
         reference[~sampled] = grouped_loo_own(m, known_counts, labels, groups,
-                                              every[~sampled], options, match=loo_match)[:, None]
+                                              every[~sampled], options,
+                                              match=matches[0])[:, None]
     n_groups = groups_per_author(labels, groups)
     if min(n_groups.values()) < 2 and (rule == "rank"
                                        or (reject is not None and reject_by == "rank")):
@@ -798,7 +839,14 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         min_tokens=min_tokens, reject_by=reject_by, known_groups=list(known.groups),
         _loo_reference=pd.DataFrame(reference, index=[known.names[i] for i in every],
                                     columns=cands),
+        loo_match=matches[-1] if len(matches) == 1 else loo_match,
     )
+    matched = None
+    if len(matches) == 2:
+        matched = grouped_loo_table(m, known_counts, labels, groups, rows, options,
+                                    match=matches[1])
+        result = replace(result, matched_table=pd.DataFrame(matched, index=loo_names,
+                                                            columns=cands))
     if min(n_groups.values()) >= 2:
         unknown_ranks = np.full(table.shape, np.nan)
         unknown_ranks[scored] = result._ranks_of(table[scored])
@@ -806,8 +854,17 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         result = replace(result, ranks=pd.DataFrame(unknown_ranks, index=problem.names,
                                                     columns=cands),
                          known_ranks=pd.DataFrame(known_ranks, index=loo_names, columns=cands))
-    model = _fit_confidence(result, _excerpt_verdicts(result, m, groups, rows, options,
-                                                      loo_match))
+        if matched is not None:  # the own column is the reference's: ranked as a member
+            matched_ranks = result._ranks_of(matched)
+            own = np.array([cands.index(a) for a in result.known_authors])
+            at = np.arange(len(own))
+            matched_ranks[at, own] = known_ranks[at, own]
+            result = replace(result, matched_ranks=pd.DataFrame(
+                matched_ranks, index=loo_names, columns=cands))
+    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
+                for match in matches]
+    model = _fit_confidence(result, pd.concat(excerpts) if all(
+        e is not None for e in excerpts) else None)
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens))
     return replace(result, confidence_model=model)
@@ -854,13 +911,16 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
 
 def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
                     ) -> ConfidenceModel | None:
-    """The confidence model of the known texts' (grouped) leave-one-out verdicts and of
-    the ``excerpts`` of them (:func:`_excerpt_verdicts`)."""
+    """The confidence model of the known texts' (grouped) leave-one-out verdicts (both
+    tables of a bracket) and of the ``excerpts`` of them (:func:`_excerpt_verdicts`)."""
     if result.known_tokens is None or not len(result.known_table):
         return None
     evidence = result.known_tokens.loc[result.known_table.index]
     base = result._base(result.known_table, result.known_ranks, evidence)
     base = base.assign(true=result.known_authors)
+    if result.matched_table is not None:
+        matched = result._base(result.matched_table, result.matched_ranks, evidence)
+        base = pd.concat([base, matched.assign(true=result.known_authors)])
     if excerpts is not None:
         base = pd.concat([base, excerpts])
     use = (base["in_vocabulary"] >= max(result.min_tokens, 1)).to_numpy()
@@ -912,7 +972,7 @@ def attribute(
     reject_by: Literal["rank", "confidence"] = "rank",
     min_tokens: int = MIN_TOKENS,
     groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
-    loo_match: Literal["none", "group", "thin"] = "none",
+    loo_match: Literal["none", "group", "thin", "bracket"] = "none",
     loo_texts: int | None = LOO_TEXTS,
     gamma: float | None = None,
     k_neighbours: int = 5,
@@ -962,7 +1022,9 @@ def attribute(
         Size matching of the leave-one-out (:mod:`hclib.loo`): with a text's group left out,
         every other author loses one of its groups too (``"group"``), or is thinned to the
         own author's remaining size (``"thin"``), so that the own author is not favoured by
-        having the smaller corpus; ``"none"`` leaves the other authors whole.
+        having the smaller corpus; ``"none"`` leaves the other authors whole; ``"bracket"``
+        scores ``"none"`` and ``"group"`` on grouped texts and reports their midpoint (and
+        fits the confidence on both), ``"group"`` alone when every group is one text.
     loo_texts
         At most this many known texts (a seeded sample) are scored leave-one-out against every
         candidate, for the accuracy, the confidence and ``method="auto"``; every other known
@@ -1021,8 +1083,8 @@ def attribute(
     reject = _check_level(reject)
     reject_by = _check_reject_by(reject_by)
     min_tokens = _check_min_tokens(min_tokens)
-    if loo_match not in LOO_MATCHES:
-        raise ValueError(f"loo_match must be one of {list(LOO_MATCHES)}, got {loo_match!r}")
+    if loo_match not in LOO_CHOICES:
+        raise ValueError(f"loo_match must be one of {list(LOO_CHOICES)}, got {loo_match!r}")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     loo_texts = check_positive_int(loo_texts, "loo_texts", allow_none=True)
     problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)

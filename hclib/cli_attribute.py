@@ -21,7 +21,7 @@ from .attribution import (INSUFFICIENT, LOO_TEXTS, MIN_TOKENS, TIE, UNK, Attribu
                           attribute)
 from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
-from .loo import LOO_MATCHES
+from .loo import LOO_CHOICES
 from .methods import METHODS
 from .protocols import get_protocol
 from .sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning,
@@ -114,12 +114,12 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="score at most N known texts (a seeded sample) leave-one-out against "
                         "every candidate, for the accuracy and the confidence; 'all' for "
                         f"every one (default {LOO_TEXTS})")
-    p.add_argument("--loo-match", choices=LOO_MATCHES, default="none",
+    p.add_argument("--loo-match", choices=LOO_CHOICES, default="none",
                    help="leave-one-out with the other authors shrunk too: group (each loses "
                         "one of its works, as the left-out text's author did) or thin (each "
-                        "thinned to that author's size); none (default). Unmatched and "
-                        "matched accuracies bracket the accuracy on a new work (book "
-                        "chapter 'Attribute your own texts')")
+                        "thinned to that author's size); none (default); bracket (none and "
+                        "group on grouped texts, and their midpoint: they bracket the "
+                        "accuracy on a new work; group when every work is one text)")
 
 
 _PROTOCOL_HELP = ("paper-text as the paper's text states it (names and numbers removed by POS "

@@ -31,6 +31,15 @@ generator seeded by ``(seed, g)`` (the same draw for every text of :math:`g`):
   and refit, whose unit is the text: a uniform random subset of :math:`b`'s texts, as many as
   :math:`a` has left outside :math:`g`;
 * ``"none"``: the other authors unchanged.
+
+**Bracket** (``"bracket"``, a choice of :func:`hclib.attribute`, not of
+:func:`grouped_loo_table`). On grouped texts with few groups per author neither end is the
+dispute: a work left out, ``"none"`` leaves the own author one work fewer than every other
+(the smaller corpus is favoured, the accuracy is optimistic), ``"group"`` leaves every
+candidate one work fewer than in the dispute (a harder problem, pessimistic). ``"bracket"``
+scores both and reports their midpoint (:func:`loo_matches`). On texts where every group is
+one text, losing one text changes an author's corpus little, and ``"group"`` alone matches
+the sizes.
 """
 
 from __future__ import annotations
@@ -45,11 +54,26 @@ import numpy as np
 from .matrix import corpus_counts
 from .methods import Method, candidates, knn_distances, knn_table
 
-__all__ = ["LOO_MATCHES", "groups_per_author", "loo_rows", "loo_sample", "grouped_loo_table",
+__all__ = ["LOO_MATCHES", "LOO_CHOICES", "loo_matches", "groups_per_author", "loo_rows", "loo_sample", "grouped_loo_table",
            "grouped_loo_own"]
 
 #: The size matchings of :func:`grouped_loo_table` (module docstring).
 LOO_MATCHES: tuple[str, ...] = ("none", "group", "thin")
+#: The leave-one-out choices of :func:`hclib.attribute` (``loo_match``): a matching, or both
+#: ends of the bracket.
+LOO_CHOICES: tuple[str, ...] = (*LOO_MATCHES, "bracket")
+
+
+def loo_matches(choice: str, groups: Sequence[Hashable]) -> tuple[str, ...]:
+    """The matchings of :func:`grouped_loo_table` that a choice of :data:`LOO_CHOICES`
+    scores: itself, or for ``"bracket"`` ``("none", "group")`` when some group holds more
+    than one text and ``("group",)`` when every group is one text (module docstring)."""
+    if choice not in LOO_CHOICES:
+        raise ValueError(f"loo_match must be one of {list(LOO_CHOICES)}, got {choice!r}")
+    if choice != "bracket":
+        return (choice,)
+    groups = list(groups)
+    return ("none", "group") if len(set(groups)) < len(groups) else ("group",)
 
 
 def groups_per_author(labels: Sequence[Hashable], groups: Sequence[Hashable]
@@ -143,16 +167,26 @@ def _rng(seed: int, g: int) -> np.random.Generator:
     return np.random.default_rng([seed, g])
 
 
+def _owned_groups(author: np.ndarray, gid: np.ndarray) -> list[np.ndarray]:
+    """The sorted group ids of each candidate (by candidate index)."""
+    order = np.lexsort((gid, author))
+    pairs = np.unique(np.column_stack([author[order], gid[order]]), axis=0)
+    cuts = np.searchsorted(pairs[:, 0], np.arange(author.max() + 2))
+    return [pairs[cuts[b]:cuts[b + 1], 1] for b in range(author.max() + 1)]
+
+
 def _groups_also_left_out(author: np.ndarray, gid: np.ndarray, g: int,
-                          rng: np.random.Generator) -> dict[int, int]:
+                          rng: np.random.Generator,
+                          owned: list[np.ndarray] | None = None) -> dict[int, int]:
     """``match="group"``: for each other author with at least two groups, the group it loses
-    too when group ``g`` is left out (drawn in the order of the authors)."""
-    a = author[gid == g][0]
+    too when group ``g`` is left out (drawn in the order of the authors; ``owned``:
+    :func:`_owned_groups`, computed once by the caller)."""
+    owned = _owned_groups(author, gid) if owned is None else owned
+    a = author[np.argmax(gid == g)]
     lost = {}
-    for b in np.unique(author):
-        choices = np.unique(gid[author == b])
+    for b, choices in enumerate(owned):
         if b != a and choices.size >= 2:
-            lost[int(b)] = int(rng.choice(choices))
+            lost[b] = int(rng.choice(choices))
     return lost
 
 
@@ -201,12 +235,18 @@ def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
         return table
     f = _measure(method, options)
     corpora, group_totals = _corpora(known, author, gid)
-    out = np.empty((rows.size, corpora.shape[0]))
-    for g in np.unique(gid[rows]):
-        mine = np.flatnonzero(gid[rows] == g)
-        ref = _matched_corpora(corpora, group_totals, author, gid, int(g), match, seed)
-        out[mine] = f(x[mine][:, None, :], ref[None, :, :])
-    return out
+    owned = _owned_groups(author, gid)
+
+    def part(i: np.ndarray) -> np.ndarray:
+        """Rows ``i``, each against the corpora matched for its group (drawn per group,
+        seeded by the group: the same for every row of a group, in any chunk)."""
+        which = gid[rows[i]]
+        refs = {int(g): _matched_corpora(corpora, group_totals, author, gid, int(g), match,
+                                         seed, owned) for g in np.unique(which)}
+        return f(x[i][:, None, :], np.stack([refs[int(g)] for g in which]))
+
+    per_chunk = max(1, _CHUNK_BYTES // max(1, corpora.size * 8))
+    return _in_chunks(part, rows.size, options.get("n_jobs", 1), per_chunk)
 
 
 def _corpora(known: np.ndarray, author: np.ndarray, gid: np.ndarray
@@ -237,15 +277,18 @@ def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
 
 #: Rows per chunk of :func:`_in_chunks` (256 rows × 3,000 words of int64: 6 MB).
 _CHUNK_ROWS = 256
+#: Bytes of matched corpora per chunk of a size-matched table (rows × candidates × words).
+_CHUNK_BYTES = 32 * 2**20
 
 
-def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int) -> np.ndarray:
-    """``part(i)`` for consecutive chunks ``i`` of ``range(n)`` (at most
-    :data:`_CHUNK_ROWS` rows each, and at least four chunks per thread), concatenated; in
+def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int,
+               rows_per_chunk: int = _CHUNK_ROWS) -> np.ndarray:
+    """``part(i)`` for consecutive chunks ``i`` of ``range(n)`` (at most ``rows_per_chunk``
+    rows each, and at least four chunks per thread), concatenated along the first axis; in
     ``n_jobs`` threads (the measures' array work releases the GIL)."""
     if n == 0:
         return np.empty(0)
-    pieces = max(-(-n // _CHUNK_ROWS), 4 * n_jobs if n_jobs > 1 else 1)
+    pieces = max(-(-n // min(rows_per_chunk, _CHUNK_ROWS)), 4 * n_jobs if n_jobs > 1 else 1)
     chunks = np.array_split(np.arange(n), min(pieces, n))
     if n_jobs == 1 or len(chunks) == 1:
         return np.concatenate([part(i) for i in chunks])
@@ -254,14 +297,15 @@ def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int) ->
 
 
 def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,
-                     gid: np.ndarray, g: int, match: str, seed: int) -> np.ndarray:
+                     gid: np.ndarray, g: int, match: str, seed: int,
+                     owned: list[np.ndarray] | None = None) -> np.ndarray:
     """(candidates × words) corpora a text of group ``g`` is scored against."""
     rng = _rng(seed, g)
-    a = author[gid == g][0]
+    a = author[np.argmax(gid == g)]
     ref = corpora.copy()
     ref[a] -= group_totals[g]
     if match == "group":
-        for b, h in _groups_also_left_out(author, gid, g, rng).items():
+        for b, h in _groups_also_left_out(author, gid, g, rng, owned).items():
             ref[b] -= group_totals[h]
         return ref
     n_own = ref[a].sum()
