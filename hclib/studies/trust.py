@@ -150,8 +150,11 @@ import pandas as pd
 
 from ..attribution import attribute
 
-__all__ = ["work_pieces", "fold_verdicts", "rebuilt_vocabulary_loo", "balance_curve",
+__all__ = ["work_pieces", "fold_verdicts", "CONFIRMATION_SKIPS", "loo_variants", "rebuilt_vocabulary_loo", "balance_curve",
            "BALANCE_RATIOS", "balanced_draws", "length_curve", "pan_verdicts"]
+
+#: The confirmation sets of the bracket study: :func:`work_pieces` with these ``skip``.
+CONFIRMATION_SKIPS: tuple[int, ...] = (12, 24, 36)
 
 #: The ratios r of :func:`balance_curve`, the true author's corpus over every other author's.
 BALANCE_RATIOS: tuple[float, ...] = (1 / 4, 1 / 3, 1 / 2, 2 / 3, 4 / 5, 1.0, 5 / 4, 3 / 2, 2.0,
@@ -218,6 +221,42 @@ def fold_verdicts(pieces: pd.DataFrame, **options: Any) -> tuple[pd.DataFrame, p
                      "disputed": float(v["right"].mean()), "disputed texts": len(v),
                      "known texts": g.n})
     return pd.concat(frames), pd.DataFrame(rows).set_index("fold")
+
+
+def loo_variants(piece_sets: Sequence[pd.DataFrame], pan: bool = True,
+                 variants: Sequence[str] = ("none", "group", "bracket"),
+                 methods: Sequence[str] = ("fisher",)) -> pd.DataFrame:
+    """The measures of the bracket study (module docstring) for every method and variant:
+    over every fold of every set of ``piece_sets`` (:func:`work_pieces`), the pooled
+    leave-one-out accuracy (the mean of the folds', each fold weighing its known texts
+    alike), the pooled disputed accuracy, the bias (their difference), the mean absolute
+    gap of the folds and the ECE of the pooled verdicts; with ``pan``, the ECE and the
+    accuracy on PAN 2018 test (:func:`pan_verdicts`)."""
+    from ..calibration import expected_calibration_error
+
+    rows = []
+    for method in methods:
+        for variant in variants:
+            verdicts, folds = [], []
+            for k, pieces in enumerate(piece_sets):
+                v, f = fold_verdicts(pieces, method=method, loo_match=variant)
+                verdicts.append(v)
+                folds.append(f.assign(set=k))
+            v, f = pd.concat(verdicts), pd.concat(folds)
+            loo = float((f["grouped LOO"] * f["known texts"]).sum() / f["known texts"].sum())
+            disputed = float(v["right"].mean())
+            row = {"method": method, "variant": variant, "folds": len(f),
+                   "disputed texts": len(v), "LOO": loo, "disputed": disputed,
+                   "bias": loo - disputed,
+                   "mean |gap|": float((f["grouped LOO"] - f["disputed"]).abs().mean()),
+                   "ECE Gutenberg": expected_calibration_error(v["confidence"], v["right"])}
+            if pan:
+                p = pan_verdicts(method=method, loo_match=variant)
+                row.update({"PAN accuracy": float(p["right"].mean()),
+                            "ECE PAN": expected_calibration_error(p["confidence"],
+                                                                  p["right"])})
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def rebuilt_vocabulary_loo(pieces: pd.DataFrame, variant: str = "vocab", seed: int = 0,
