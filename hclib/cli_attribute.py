@@ -114,10 +114,11 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="score at most N known texts (a seeded sample) leave-one-out against "
                         "every candidate, for the accuracy and the confidence; 'all' for "
                         f"every one (default {LOO_TEXTS})")
-    p.add_argument("--loo-match", choices=LOO_CHOICES, default="none",
-                   help="leave-one-out with the other authors shrunk too: group (each loses "
+    p.add_argument("--loo-match", choices=LOO_CHOICES, default="bracket", metavar="MATCH",
+                   help=f"{', '.join(LOO_CHOICES)}: leave-one-out with the other authors "
+                        "shrunk too: group (each loses "
                         "one of its works, as the left-out text's author did) or thin (each "
-                        "thinned to that author's size); none (default); bracket (none and "
+                        "thinned to that author's size); none; bracket (default: none and "
                         "group on grouped texts, and their midpoint: they bracket the "
                         "accuracy on a new work; group when every work is one text)")
 

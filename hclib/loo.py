@@ -305,8 +305,8 @@ def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.n
     ref = corpora.copy()
     ref[a] -= group_totals[g]
     if match == "group":
-        for b, h in _groups_also_left_out(author, gid, g, rng, owned).items():
-            ref[b] -= group_totals[h]
+        lost = _groups_also_left_out(author, gid, g, rng, owned)
+        ref[list(lost)] -= group_totals[list(lost.values())]
         return ref
     n_own = ref[a].sum()
     for b in range(corpora.shape[0]):

@@ -44,7 +44,8 @@ def test_attribute_prints_a_table_and_json(folders) -> None:
         assert row.split()[1] == author
         words = next(line for line in lines[words_at:] if line.startswith(name))
         assert words.count("→") == 3
-    assert "leave-one-out accuracy on 12 known texts: 100.0% (95% interval" in run.stdout
+    assert ("size-matched leave-one-out accuracy on 12 known texts: 100.0% (95% interval"
+            in run.stdout)
     # the default is not the paper's HC†, and the output says so (once)
     assert run.stdout.count("the default, not the paper's HC†: Fisher's") == 1
     paper = hclib_cmd("attribute", root / "known", root / "unknown", "--method", "hc_dagger")

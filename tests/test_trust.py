@@ -150,7 +150,10 @@ def test_groups_from_folders_and_from_groups_are_the_same(tmp_path) -> None:
     by_mapping = hclib.attribute(known, unknown, vocabulary=60, groups=groups, min_tokens=0)
     np.testing.assert_array_equal(by_folder.known_table.to_numpy(),
                                   by_mapping.known_table.to_numpy())
-    assert by_folder.grouped and by_mapping.accuracy.kind == "grouped leave-one-out"
+    assert by_folder.grouped
+    assert by_mapping.accuracy.kind == "bracketed grouped leave-one-out"
+    np.testing.assert_array_equal(by_folder.matched_table.to_numpy(),
+                                  by_mapping.matched_table.to_numpy())
     assert by_folder.accuracy.groups == 9 and by_folder.accuracy.n == 27
     assert "in 9 groups" in str(by_folder.accuracy)
     # the own-author column is the text against its corpus without its whole work
@@ -165,7 +168,7 @@ def test_groups_from_folders_and_from_groups_are_the_same(tmp_path) -> None:
         assert hc[i, by_mapping.candidates.index(a)] == pytest.approx(want, rel=1e-12)
     # ungrouped leave-one-out keeps the siblings and is the more optimistic
     plain = hclib.attribute(known, unknown, vocabulary=60, min_tokens=0)
-    assert plain.accuracy.kind == "leave-one-out" and not plain.grouped
+    assert plain.accuracy.kind == "size-matched leave-one-out" and not plain.grouped
     own = [plain.candidates.index(a) for a in plain._known_labels]
     rows = np.arange(len(own))
     assert (plain.known_table.to_numpy()[rows, own] < hc[rows, own]).mean() > 0.9
@@ -364,7 +367,8 @@ def test_confidence_and_reject_by_confidence() -> None:
     short = hclib.attribute(known, texts, vocabulary=60, min_tokens=0).confidence
     assert (short.iloc[4:].to_numpy() < short.iloc[:4].to_numpy()).all()
     assert res.confidence_model.n > len(res.known_table)  # known texts and their excerpts
-    assert payload["accuracy"]["kind"] == "leave-one-out" and payload["accuracy"]["texts"] == 32
+    assert payload["accuracy"]["kind"] == "size-matched leave-one-out"
+    assert payload["accuracy"]["texts"] == 32
     with pytest.raises(ValueError, match="reject_by"):
         hclib.attribute(known, unknown, reject=0.5, reject_by="margin")
 
@@ -432,7 +436,8 @@ def test_command_reports_evidence_groups_confidence_and_auto(tmp_path) -> None:
     out = run("--min-tokens", "100", "--jobs", "2", "--explain", "2")
     assert out.returncode == 0, out.stderr
     assert "insufficient evidence" in out.stdout and "confidence" in out.stdout
-    assert "grouped leave-one-out accuracy on 18 known texts in 6 groups" in out.stdout
+    assert ("bracketed grouped leave-one-out accuracy on 18 known texts in 6 groups"
+            in out.stdout) and "the midpoint of" in out.stdout
     assert "95% interval" in out.stdout
     out = run("--method", "auto", "--json")
     assert out.returncode == 0, out.stderr
@@ -691,3 +696,73 @@ def test_command_warns_of_unbalanced_corpora(tmp_path) -> None:
     assert payload["corpus_tokens"]["ann"] > 2 * payload["corpus_tokens"]["bob"]
     out = run("--method", "cosine_delta")
     assert out.returncode == 0 and "unbalanced" not in out.stdout
+
+
+# ---- the bracket (loo_match="bracket", the default)
+
+def test_loo_matches_of_each_choice() -> None:
+    assert loo.loo_matches("bracket", ["a", "a", "b"]) == ("none", "group")
+    assert loo.loo_matches("bracket", [0, 1, 2]) == ("group",)
+    for m in LOO_MATCHES:
+        assert loo.loo_matches(m, ["a", "a"]) == (m,)
+    with pytest.raises(ValueError, match="loo_match must be one of"):
+        loo.loo_matches("both", [0, 1])
+
+
+def test_bracket_is_the_midpoint_of_unmatched_and_matched() -> None:
+    known, groups = _grouped(seed=3, works=2, pieces=3)
+    unknown = [known["ann"][0][:800], known["bob"][1][:800]]
+    options = dict(vocabulary=60, groups=groups, min_tokens=0, progress=False)
+    both = hclib.attribute(known, unknown, **options)  # the default
+    none = hclib.attribute(known, unknown, loo_match="none", **options)
+    group = hclib.attribute(known, unknown, loo_match="group", **options)
+    np.testing.assert_array_equal(both.known_table.to_numpy(), none.known_table.to_numpy())
+    np.testing.assert_array_equal(both.matched_table.to_numpy(),
+                                  group.known_table.to_numpy())
+    acc, lo, hi = both.accuracy, group.accuracy, none.accuracy
+    assert lo.value != hi.value  # the test's works make the two ends differ
+    assert acc.value == pytest.approx((lo.value + hi.value) / 2)
+    assert acc.between == (lo.value, hi.value)
+    assert (acc.low, acc.high) == (lo.low, hi.high) and acc.n == hi.n
+    assert acc.kind == "bracketed grouped leave-one-out" and "the midpoint of" in str(acc)
+    payload = json.loads(both.to_json())["accuracy"]
+    assert payload["between"] == [lo.value, hi.value]
+    assert payload["value"] == pytest.approx(acc.value)
+    # the verdicts of the texts to attribute do not depend on the leave-one-out
+    pd.testing.assert_frame_equal(both.table, none.table)
+    # the confidence learns from both tables (and the excerpts under each matching)
+    assert both.confidence_model.n > none.confidence_model.n
+    with pytest.raises(ValueError, match="no matched leave-one-out table"):
+        none.matched_verdicts
+
+
+def test_bracket_without_groups_is_the_matched_leave_one_out() -> None:
+    known, unknown, _ = make_texts(5, per_author=6, n_unknown=3)
+    default = hclib.attribute(known, unknown, vocabulary=60, min_tokens=0)
+    group = hclib.attribute(known, unknown, vocabulary=60, min_tokens=0, loo_match="group")
+    assert default.matched_table is None and default.accuracy.between is None
+    pd.testing.assert_frame_equal(default.known_table, group.known_table)
+    assert default.accuracy == group.accuracy
+    assert default.accuracy.kind == "size-matched leave-one-out"
+    np.testing.assert_array_equal(default.confidence, group.confidence)
+
+
+@pytest.mark.parametrize("match", ["group", "thin"])
+def test_matched_table_in_small_chunks_equals_one_chunk(monkeypatch, match) -> None:
+    known, groups = _grouped(seed=5)
+    labels = [a for a in known for _ in known[a]]
+    flat = [(a, g) for a in known for g in groups[a]]
+    from hclib.text import count_matrix, most_frequent, tokenize
+
+    docs = [tokenize(t) for a in known for t in known[a]]
+    counts = count_matrix(docs, most_frequent(docs, 60))
+    rows = np.arange(len(labels))
+    for name in ("fisher", "hc_dagger"):
+        whole = grouped_loo_table(METHODS[name], counts, labels, flat, rows, {},
+                                  match=match)
+        monkeypatch.setattr(loo, "_CHUNK_BYTES", 1)  # one row a chunk
+        for n_jobs in (1, 3):
+            small = grouped_loo_table(METHODS[name], counts, labels, flat, rows,
+                                      {"n_jobs": n_jobs}, match=match)
+            np.testing.assert_array_equal(small, whole)
+        monkeypatch.undo()
