@@ -179,15 +179,16 @@ def _groups_also_left_out(author: np.ndarray, gid: np.ndarray, g: int,
                           rng: np.random.Generator,
                           owned: list[np.ndarray] | None = None) -> dict[int, int]:
     """``match="group"``: for each other author with at least two groups, the group it loses
-    too when group ``g`` is left out (drawn in the order of the authors; ``owned``:
+    too when group ``g`` is left out (drawn uniformly, in the order of the authors, in one
+    call: the same draws as one ``rng.choice`` per author; ``owned``:
     :func:`_owned_groups`, computed once by the caller)."""
     owned = _owned_groups(author, gid) if owned is None else owned
     a = author[np.argmax(gid == g)]
-    lost = {}
-    for b, choices in enumerate(owned):
-        if b != a and choices.size >= 2:
-            lost[b] = int(rng.choice(choices))
-    return lost
+    others = [b for b, choices in enumerate(owned) if b != a and choices.size >= 2]
+    if not others:
+        return {}
+    picks = rng.integers(0, [owned[b].size for b in others], dtype=np.int64)
+    return {b: int(owned[b][k]) for b, k in zip(others, picks)}
 
 
 def _kept_texts(author: np.ndarray, gid: np.ndarray, g: int, match: str,
@@ -236,14 +237,23 @@ def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
     f = _measure(method, options)
     corpora, group_totals = _corpora(known, author, gid)
     owned = _owned_groups(author, gid)
+    first = np.unique(gid, return_index=True)[1]  # a text of each group: its author
 
     def part(i: np.ndarray) -> np.ndarray:
         """Rows ``i``, each against the corpora matched for its group (drawn per group,
         seeded by the group: the same for every row of a group, in any chunk)."""
         which = gid[rows[i]]
-        refs = {int(g): _matched_corpora(corpora, group_totals, author, gid, int(g), match,
-                                         seed, owned) for g in np.unique(which)}
-        return f(x[i][:, None, :], np.stack([refs[int(g)] for g in which]))
+        if match != "group":
+            refs = {int(g): _matched_corpora(corpora, group_totals, author, gid, int(g),
+                                             match, seed, owned) for g in np.unique(which)}
+            return f(x[i][:, None, :], np.stack([refs[int(g)] for g in which]))
+        ref = np.repeat(corpora[None], i.size, axis=0)
+        for g in np.unique(which):  # the group's own author and every other lose a group
+            lost = _groups_also_left_out(author, gid, int(g), _rng(seed, int(g)), owned)
+            at = np.flatnonzero(which == g)
+            cands = [int(author[first[g]]), *lost]
+            ref[np.ix_(at, cands)] -= group_totals[[int(g), *lost.values()]][None]
+        return f(x[i][:, None, :], ref)
 
     per_chunk = max(1, _CHUNK_BYTES // max(1, corpora.size * 8))
     return _in_chunks(part, rows.size, options.get("n_jobs", 1), per_chunk)
@@ -251,8 +261,12 @@ def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
 
 def _corpora(known: np.ndarray, author: np.ndarray, gid: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
-    """(candidates × words) corpora and (groups × words) group totals."""
-    return corpus_counts(known, author.tolist())[1], corpus_counts(known, gid.tolist())[1]
+    """(candidates × words) corpora and (groups × words) group totals (the texts
+    themselves when every text is its own group)."""
+    corpora = corpus_counts(known, author.tolist())[1]
+    if np.array_equal(gid, np.arange(gid.size)):
+        return corpora, known
+    return corpora, corpus_counts(known, gid.tolist())[1]
 
 
 def _own_values(method: Method, known: np.ndarray, author: np.ndarray, gid: np.ndarray,

@@ -17,7 +17,8 @@ from scipy.special import expit
 import hclib
 from hclib import attribution
 from hclib.attribution import INSUFFICIENT, TIE, UNK
-from hclib.calibration import (confidence_features, expected_calibration_error,
+from hclib.calibration import (confidence_features, ece_if_calibrated,
+                               expected_calibration_error,
                                fit_confidence, reliability, wilson_interval)
 from hclib import loo
 from hclib.discrepancy import hc_discrepancy
@@ -766,3 +767,40 @@ def test_matched_table_in_small_chunks_equals_one_chunk(monkeypatch, match) -> N
                                       {"n_jobs": n_jobs}, match=match)
             np.testing.assert_array_equal(small, whole)
         monkeypatch.undo()
+
+
+def test_ece_if_calibrated_is_the_ece_of_verdicts_drawn_from_the_confidence() -> None:
+    conf = np.random.default_rng(2).uniform(0.2, 1.0, 150)
+    drawn = ece_if_calibrated(conf, draws=6, seed=4)
+    right = np.random.default_rng(4).random((6, conf.size)) < conf
+    want = [expected_calibration_error(conf, r) for r in right]
+    np.testing.assert_allclose(drawn, want, rtol=1e-12)
+    # the floor falls like 1/sqrt(n): 16 times the verdicts, about a quarter of the ECE
+    small = np.median(ece_if_calibrated(conf, draws=500))
+    large = np.median(ece_if_calibrated(np.tile(conf, 16), draws=500))
+    assert 0.15 < large / small < 0.4 and small > 0.05
+    # a confidence far from the truth is far outside the floor
+    y = np.random.default_rng(5).random(conf.size) < conf - 0.2
+    assert expected_calibration_error(conf, y) > np.percentile(ece_if_calibrated(conf), 99)
+    for bad in ([], [0.5, 1.2], [[0.5]]):
+        with pytest.raises(ValueError, match="confidence must be"):
+            ece_if_calibrated(bad)
+    with pytest.raises(ValueError, match="draws must be"):
+        ece_if_calibrated(conf, draws=0)
+
+
+def test_groups_also_left_out_draws_as_one_choice_per_author() -> None:
+    """The draws of match="group" (one vectorised call) are those of one rng.choice per
+    other author, in the order of the authors: the numbers of the studies stay as they were."""
+    rng = np.random.default_rng(11)
+    author = np.repeat(np.arange(6), 12)
+    gid = np.concatenate([b * 100 + rng.integers(0, 2 + b, 12) for b in range(6)])
+    gid = np.unique(gid, return_inverse=True)[1]
+    for g in np.unique(gid):
+        a = author[np.argmax(gid == g)]
+        ref = np.random.default_rng([0, int(g)])
+        want = {b: int(ref.choice(np.unique(gid[author == b]))) for b in range(6)
+                if b != a and np.unique(gid[author == b]).size >= 2}
+        got = loo._groups_also_left_out(author, gid, int(g),
+                                        np.random.default_rng([0, int(g)]))
+        assert got == want

@@ -34,6 +34,10 @@ right, the confidence of a typical verdict is about :math:`(n + 1/2)/(n + 1)`, n
 :func:`expected_calibration_error` and :func:`reliability` check a confidence against the
 truth: in 10 equal-width bins of confidence, the share of right verdicts against the mean
 confidence (ECE is their mean absolute difference weighted by the bin's share of texts).
+On :math:`n` verdicts the ECE of even a perfectly calibrated confidence is not 0: each bin's
+share right scatters about its confidence by about :math:`\sqrt{c(1-c)/n_b}`.
+:func:`ece_if_calibrated` draws that floor: the ECEs of the same confidences when every
+verdict is right with probability equal to its confidence.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 __all__ = ["ConfidenceModel", "confidence_features", "fit_confidence",
-           "expected_calibration_error", "reliability", "wilson_interval"]
+           "expected_calibration_error", "ece_if_calibrated", "reliability",
+           "wilson_interval"]
 
 FEATURES: tuple[str, ...] = ("margin", "evidence", "rank score")
 
@@ -141,6 +146,27 @@ def expected_calibration_error(confidence: ArrayLike, correct: ArrayLike,
     table = _bins(confidence, correct, bins)
     weights = table["texts"] / table["texts"].sum()
     return float((weights * (table["accuracy"] - table["confidence"]).abs()).sum())
+
+
+def ece_if_calibrated(confidence: ArrayLike, bins: int = 10, draws: int = 2000,
+                      seed: int = 0) -> np.ndarray:
+    r"""``draws`` ECEs (:func:`expected_calibration_error`) of these confidences
+    :math:`c_i` when verdict :math:`i` is right with probability :math:`c_i` (independently,
+    ``numpy.random.default_rng(seed)``): the ECE that a perfectly calibrated confidence
+    shows on this many verdicts."""
+    c = np.asarray(confidence, dtype=np.float64)
+    if c.ndim != 1 or c.size == 0 or not np.all((c >= 0) & (c <= 1)):
+        raise ValueError("confidence must be a non-empty 1-D array of values in [0, 1]")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
+        raise ValueError(f"draws must be a positive integer, got {draws!r}")
+    which = np.minimum((c * bins).astype(int), bins - 1)
+    onehot = np.zeros((c.size, bins))
+    onehot[np.arange(c.size), which] = 1.0
+    n_b = onehot.sum(axis=0)
+    conf_b = (c @ onehot) / np.maximum(n_b, 1)
+    right = np.random.default_rng(seed).random((draws, c.size)) < c
+    acc_b = (right @ onehot) / np.maximum(n_b, 1)
+    return (np.abs(acc_b - conf_b) @ n_b) / c.size
 
 
 def wilson_interval(right: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
