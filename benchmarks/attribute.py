@@ -11,7 +11,8 @@ Seeded synthetic texts: ``--authors`` authors (default 50) with ``--known`` know
   labels)``,
   the (texts × candidates) table of the texts to attribute, from their counts;
 * **leave-one-out**: what :func:`hclib.attribute` scores of the known texts: the whole rows
-  (:func:`hclib.loo.grouped_loo_table`) of a seeded sample of
+  (:func:`hclib.loo.grouped_loo_table`, matched as its default
+  :data:`hclib.attribution.DEFAULT_LOO_MATCH` scores them) of a seeded sample of
   :data:`hclib.attribution.LOO_TEXTS` of them, and the own-author value
   (:func:`hclib.loo.grouped_loo_own`) of the others; and, for comparison, the whole rows of
   every known text (``loo_texts=None``);
@@ -39,8 +40,8 @@ from pathlib import Path
 import numpy as np
 
 import hclib
-from hclib.attribution import DEFAULT_METHOD, LOO_TEXTS
-from hclib.loo import grouped_loo_own, grouped_loo_table, loo_sample
+from hclib.attribution import DEFAULT_LOO_MATCH, DEFAULT_METHOD, LOO_TEXTS
+from hclib.loo import grouped_loo_own, grouped_loo_table, loo_matches, loo_sample
 from hclib.methods import METHODS
 from hclib.text import count_matrix, most_frequent, tokenize
 
@@ -115,11 +116,16 @@ def main(argv: list[str] | None = None) -> int:
           "| (whole − tokenising) / scoring |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     spread = []
+    matches = loo_matches(DEFAULT_LOO_MATCH, groups)  # as the whole call scores them
     for n_jobs in (1, 2):
         options = {"n_jobs": n_jobs}
-        t_all, _ = timed(grouped_loo_table, method, kc, labels, groups, rows, options)
-        t_part, _ = timed(lambda: (grouped_loo_table(method, kc, labels, groups, sample,
-                                                     options),
+
+        def loo_tables(which: np.ndarray) -> list[np.ndarray]:
+            return [grouped_loo_table(method, kc, labels, groups, which, options, match=m)
+                    for m in matches]
+
+        t_all, _ = timed(loo_tables, rows)
+        t_part, _ = timed(lambda: (loo_tables(sample),
                                    grouped_loo_own(method, kc, labels, groups, rest,
                                                    options)))
         scores, calls = [], []

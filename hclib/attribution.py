@@ -12,9 +12,12 @@ and returns an :class:`Attribution`:
    :data:`~hclib.attribution.AUTO_METHODS` by step 7) scores every text against every
    candidate: the (texts × candidates) discrepancy table, smaller = closer. Every known
    text is scored too, against its own author **without its group** (its work folder, or
-   ``groups=``; a text alone when ungrouped; :mod:`hclib.loo`), which gives the
-   cross-validated :attr:`Attribution.accuracy` (its kind, the number of texts and groups, a
-   95 % Wilson interval) and calibrates the next steps. Beyond ``loo_texts`` known texts
+   ``groups=``; a text alone when ungrouped; :mod:`hclib.loo`) and, by default
+   (``loo_match="bracket"``), against every other author without one of its groups as
+   well, so that no candidate has the smaller corpus; with work folders both ways, the
+   accuracy being their midpoint. This gives the cross-validated
+   :attr:`Attribution.accuracy` (its kind, the number of texts and groups, a 95 %
+   interval) and calibrates the next steps. Beyond ``loo_texts`` known texts
    (default :data:`~hclib.attribution.LOO_TEXTS`) a seeded sample of that many gets its
    whole row, which is as much work as scoring the texts to attribute, and the others only
    their own-author value, the reference of step 4 (1/C of a row);
@@ -85,7 +88,7 @@ from .sources import KnownTexts, known_texts, read_folder, read_known_folder, un
 from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "BALANCE_RATIO",
-           "LOO_TEXTS", "RULES", "AUTO_METHODS", "COMPARE_UP_TO", "DEFAULT_METHOD",
+           "DEFAULT_LOO_MATCH", "LOO_TEXTS", "RULES", "AUTO_METHODS", "COMPARE_UP_TO", "DEFAULT_METHOD",
            "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
            "read_known_folder"]
 
@@ -680,6 +683,10 @@ DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over 
 AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
     DEFAULT_METHOD, RECOMMENDED_HC, ("hc_dagger", "words"), ("cosine_delta", "words"),
     ("g2", "words"), ("burrows_delta", "words"))))
+#: The leave-one-out of :func:`attribute` (``loo_match``): both ends of the bracket on grouped
+#: texts, size-matched on others (:func:`hclib.loo.loo_matches`); chosen by the study in
+#: :mod:`hclib.studies.trust`.
+DEFAULT_LOO_MATCH = "bracket"
 #: The known texts scored leave-one-out against every candidate (a seeded sample beyond it):
 #: the accuracy and the confidence rest on them, with a 95 % interval of at most ±4.4 points.
 LOO_TEXTS = 500
@@ -771,7 +778,7 @@ class _Problem:
 
 def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
          vocabulary: Any, gamma: float, rule: str, reject: float | None, reject_by: str,
-         min_tokens: int, options: dict[str, Any], loo_match: str = "bracket",
+         min_tokens: int, options: dict[str, Any], loo_match: str = DEFAULT_LOO_MATCH,
          loo_texts: int | None = LOO_TEXTS) -> Attribution:
     """One method on one feature set: tables, grouped leave-one-out, ranks, confidence."""
     known = problem.known
@@ -975,7 +982,7 @@ def attribute(
     reject_by: Literal["rank", "confidence"] = "rank",
     min_tokens: int = MIN_TOKENS,
     groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
-    loo_match: Literal["none", "group", "thin", "bracket"] = "bracket",
+    loo_match: Literal["none", "group", "thin", "bracket"] = DEFAULT_LOO_MATCH,
     loo_texts: int | None = LOO_TEXTS,
     gamma: float | None = None,
     k_neighbours: int = 5,

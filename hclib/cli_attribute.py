@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .attribution import (INSUFFICIENT, LOO_TEXTS, MIN_TOKENS, TIE, UNK, Attribution,
-                          attribute)
+from .attribution import (DEFAULT_LOO_MATCH, INSUFFICIENT, LOO_TEXTS, MIN_TOKENS, TIE, UNK,
+                          Attribution, attribute)
 from .cli import HelpFormatter, UsageError, can_encode
 from .features import KINDS, MAX_ORDER
 from .loo import LOO_CHOICES
@@ -114,7 +114,8 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="score at most N known texts (a seeded sample) leave-one-out against "
                         "every candidate, for the accuracy and the confidence; 'all' for "
                         f"every one (default {LOO_TEXTS})")
-    p.add_argument("--loo-match", choices=LOO_CHOICES, default="bracket", metavar="MATCH",
+    p.add_argument("--loo-match", choices=LOO_CHOICES, default=DEFAULT_LOO_MATCH,
+                   metavar="MATCH",
                    help=f"{', '.join(LOO_CHOICES)}: leave-one-out with the other authors "
                         "shrunk too: group (each loses "
                         "one of its works, as the left-out text's author did) or thin (each "
