@@ -88,8 +88,8 @@ from .sources import KnownTexts, known_texts, read_folder, read_known_folder, un
 from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "BALANCE_RATIO",
-           "DEFAULT_LOO_MATCH", "LOO_TEXTS", "RULES", "AUTO_METHODS", "COMPARE_UP_TO", "DEFAULT_METHOD",
-           "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
+           "DEFAULT_LOO_MATCH", "LOO_TEXTS", "RULES", "AUTO_METHODS", "COMPARE_UP_TO",
+           "DEFAULT_METHOD", "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
            "read_known_folder"]
 
 #: The answer "none of the candidates" (PAN's format).
@@ -866,7 +866,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                          known_ranks=pd.DataFrame(known_ranks, index=loo_names, columns=cands))
         if matched is not None:  # the own column is the reference's: ranked as a member
             matched_ranks = result._ranks_of(matched)
-            own = np.array([cands.index(a) for a in result.known_authors])
+            column = {a: j for j, a in enumerate(cands)}
+            own = np.array([column[a] for a in result.known_authors])
             at = np.arange(len(own))
             matched_ranks[at, own] = known_ranks[at, own]
             result = replace(result, matched_ranks=pd.DataFrame(

@@ -735,6 +735,17 @@ def test_bracket_is_the_midpoint_of_unmatched_and_matched() -> None:
     assert both.confidence_model.n > none.confidence_model.n
     with pytest.raises(ValueError, match="no matched leave-one-out table"):
         none.matched_verdicts
+    # the matched rows' own-author rank is the member's rank of the unmatched rows (the own
+    # column is the same value), the other columns are ranked as outsiders
+    own = [both.candidates.index(a) for a in both.known_authors]
+    rows = np.arange(len(own))
+    np.testing.assert_array_equal(both.matched_table.to_numpy()[rows, own],
+                                  both.known_table.to_numpy()[rows, own])
+    np.testing.assert_array_equal(both.matched_ranks.to_numpy()[rows, own],
+                                  both.known_ranks.to_numpy()[rows, own])
+    other = (np.asarray(own) + 1) % len(both.candidates)
+    np.testing.assert_array_equal(both.matched_ranks.to_numpy()[rows, other],
+                                  both._ranks_of(both.matched_table.to_numpy())[rows, other])
 
 
 def test_bracket_without_groups_is_the_matched_leave_one_out() -> None:
