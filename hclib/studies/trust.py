@@ -262,9 +262,10 @@ def loo_variants(piece_sets: Sequence[pd.DataFrame], pan: bool = True,
     over every fold of every set of ``piece_sets`` (:func:`work_pieces`), the pooled
     leave-one-out accuracy (the mean of the folds', each fold weighing its known texts
     alike), the pooled disputed accuracy, the bias (their difference), the mean absolute
-    gap of the folds and the ECE of the pooled verdicts; with ``pan``, the ECE and the
-    accuracy on PAN 2018 test (:func:`pan_verdicts`)."""
-    from ..calibration import expected_calibration_error
+    gap of the folds, the ECE of the pooled verdicts and the median ECE of a calibrated
+    confidence on them (:func:`hclib.calibration.ece_if_calibrated`); with ``pan``, the ECE
+    and the accuracy on PAN 2018 test (:func:`pan_verdicts`)."""
+    from ..calibration import ece_if_calibrated, expected_calibration_error
 
     rows = []
     for method in methods:
@@ -281,7 +282,8 @@ def loo_variants(piece_sets: Sequence[pd.DataFrame], pan: bool = True,
                    "disputed texts": len(v), "LOO": loo, "disputed": disputed,
                    "bias": loo - disputed,
                    "mean |gap|": float((f["grouped LOO"] - f["disputed"]).abs().mean()),
-                   "ECE Gutenberg": expected_calibration_error(v["confidence"], v["right"])}
+                   "ECE Gutenberg": expected_calibration_error(v["confidence"], v["right"]),
+                   "ECE if calibrated": float(np.median(ece_if_calibrated(v["confidence"])))}
             if pan:
                 p = pan_verdicts(method=method, loo_match=variant)
                 row.update({"PAN accuracy": float(p["right"].mean()),
