@@ -54,8 +54,8 @@ import numpy as np
 from .matrix import corpus_counts
 from .methods import Method, candidates, knn_distances, knn_table
 
-__all__ = ["LOO_MATCHES", "LOO_CHOICES", "loo_matches", "groups_per_author", "loo_rows", "loo_sample", "grouped_loo_table",
-           "grouped_loo_own"]
+__all__ = ["LOO_MATCHES", "LOO_CHOICES", "loo_matches", "groups_per_author", "loo_rows",
+           "loo_sample", "grouped_loo_table", "grouped_loo_own"]
 
 #: The size matchings of :func:`grouped_loo_table` (module docstring).
 LOO_MATCHES: tuple[str, ...] = ("none", "group", "thin")
