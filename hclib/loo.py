@@ -243,14 +243,14 @@ def _corpus_loo(method: Method, known: np.ndarray, author: np.ndarray, gid: np.n
         """Rows ``i``, each against the corpora matched for its group (drawn per group,
         seeded by the group: the same for every row of a group, in any chunk)."""
         which = gid[rows[i]]
-        if match != "group":
-            refs = {int(g): _matched_corpora(corpora, group_totals, author, gid, int(g),
-                                             match, seed, owned) for g in np.unique(which)}
-            return f(x[i][:, None, :], np.stack([refs[int(g)] for g in which]))
         ref = np.repeat(corpora[None], i.size, axis=0)
-        for g in np.unique(which):  # the group's own author and every other lose a group
-            lost = _groups_also_left_out(author, gid, int(g), _rng(seed, int(g)), owned)
+        for g in np.unique(which):
             at = np.flatnonzero(which == g)
+            if match == "thin":
+                ref[at] = _thinned_corpora(corpora, group_totals, author, gid, int(g), seed)
+                continue
+            # "group": the group's own author and every other lose a group
+            lost = _groups_also_left_out(author, gid, int(g), _rng(seed, int(g)), owned)
             cands = [int(author[first[g]]), *lost]
             ref[np.ix_(at, cands)] -= group_totals[[int(g), *lost.values()]][None]
         return f(x[i][:, None, :], ref)
@@ -310,18 +310,14 @@ def _in_chunks(part: Callable[[np.ndarray], np.ndarray], n: int, n_jobs: int,
         return np.concatenate(list(pool.map(part, chunks)))
 
 
-def _matched_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,
-                     gid: np.ndarray, g: int, match: str, seed: int,
-                     owned: list[np.ndarray] | None = None) -> np.ndarray:
-    """(candidates × words) corpora a text of group ``g`` is scored against."""
+def _thinned_corpora(corpora: np.ndarray, group_totals: np.ndarray, author: np.ndarray,
+                     gid: np.ndarray, g: int, seed: int) -> np.ndarray:
+    """``match="thin"``: the (candidates × words) corpora a text of group ``g`` is scored
+    against."""
     rng = _rng(seed, g)
     a = author[np.argmax(gid == g)]
     ref = corpora.copy()
     ref[a] -= group_totals[g]
-    if match == "group":
-        lost = _groups_also_left_out(author, gid, g, rng, owned)
-        ref[list(lost)] -= group_totals[list(lost.values())]
-        return ref
     n_own = ref[a].sum()
     for b in range(corpora.shape[0]):
         if b != a and ref[b].sum() > n_own:
