@@ -89,8 +89,8 @@ from .text import count_matrix, most_frequent
 
 __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "MIN_TOKENS", "BALANCE_RATIO",
            "DEFAULT_LOO_MATCH", "LOO_TEXTS", "RULES", "AUTO_METHODS", "COMPARE_UP_TO",
-           "DEFAULT_METHOD", "Accuracy", "Attribution", "Explanation", "attribute", "read_folder",
-           "read_known_folder"]
+           "DEFAULT_METHOD", "Accuracy", "Attribution", "Explanation", "attribute",
+           "read_folder", "read_known_folder"]
 
 #: The answer "none of the candidates" (PAN's format).
 UNK = "<UNK>"
