@@ -5,16 +5,16 @@ Seeded synthetic texts: ``--authors`` authors (default 50) with ``--known`` know
 (default 50, 2,500 in all) and ``--unknown`` texts to attribute (default 2,500), each of
 300–800 words drawn from an author's Zipf-like word rates over 5,000 words; vocabulary
 ``--words`` (default 3,000), the default method of :func:`hclib.attribute`
-(:data:`hclib.attribution.DEFAULT_METHOD`). In one run, for ``n_jobs`` = 1 and 2, it times
+(:data:`hclib.attribution.options.DEFAULT_METHOD`). In one run, for ``n_jobs`` = 1 and 2, it times
 
 * **scoring alone**: ``METHODS[DEFAULT_METHOD[0]].score(unknown_counts, known_counts,
   labels)``,
   the (texts × candidates) table of the texts to attribute, from their counts;
 * **leave-one-out**: what :func:`hclib.attribute` scores of the known texts: the whole rows
-  (:func:`hclib.loo.grouped_loo_table`, matched as its default
-  :data:`hclib.attribution.DEFAULT_LOO_MATCH` scores them) of a seeded sample of
-  :data:`hclib.attribution.LOO_TEXTS` of them, and the own-author value
-  (:func:`hclib.loo.grouped_loo_own`) of the others; and, for comparison, the whole rows of
+  (:func:`hclib.attribution.loo.grouped_loo_table`, matched as its default
+  :data:`hclib.attribution.options.DEFAULT_LOO_MATCH` scores them) of a seeded sample of
+  :data:`hclib.attribution.options.LOO_TEXTS` of them, and the own-author value
+  (:func:`hclib.attribution.loo.grouped_loo_own`) of the others; and, for comparison, the whole rows of
   every known text (``loo_texts=None``);
 * **the whole call**: ``hclib.attribute(known, unknown, n_jobs=...)`` from the raw texts
   (tokenising, counting, scoring, leave-one-out, ranks, the confidence model and the
@@ -40,10 +40,10 @@ from pathlib import Path
 import numpy as np
 
 import hclib
-from hclib.attribution import DEFAULT_LOO_MATCH, DEFAULT_METHOD, LOO_TEXTS
-from hclib.loo import grouped_loo_own, grouped_loo_table, loo_matches, loo_sample
-from hclib.methods import METHODS
-from hclib.text import count_matrix, most_frequent, tokenize
+from hclib.attribution.options import DEFAULT_LOO_MATCH, DEFAULT_METHOD, LOO_TEXTS
+from hclib.attribution.loo import grouped_loo_own, grouped_loo_table, loo_matches, loo_sample
+from hclib.attribution.methods import METHODS
+from hclib.texts.tokens import count_matrix, most_frequent, tokenize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402

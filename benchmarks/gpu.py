@@ -5,7 +5,7 @@ Seeded synthetic counts of the paper's shape: 488 author corpora (0.5–50 milli
 and documents of 10,000–2,600,000 words (log-uniform), |W| = 3,000 Zipf-like words perturbed
 per author. Every document is compared with every corpus (no leave-one-out: the documents are
 fresh draws). On ``--device`` (``gpu`` by default; ``cpu`` runs the NumPy array path) it times
-:func:`hclib.arrays.hc_matrix_on` twice: the CUDA kernels with the screen on the device
+:func:`hclib.engine.arrays.hc_matrix_on` twice: the CUDA kernels with the screen on the device
 (``--docs`` documents × 488 authors) and the plain array path (every tail, a full sort;
 ``--plain-docs`` documents), and the exact CPU engine (:func:`hclib.discrepancy_matrix`) on
 the first ``--check-docs`` documents. It prints

@@ -7,8 +7,8 @@ script builds seeded synthetic counts of that shape, generated lazily one docume
 each document's own author) through
 
 * (a) the in-memory :func:`hclib.discrepancy_matrix` in this process, and
-* (b) :func:`hclib.distributed.dask_discrepancy_matrix` on a 2-worker ``LocalCluster``, whose
-  documents are generated *on the workers* from a :class:`hclib.distributed.DocumentBlocks`
+* (b) :func:`hclib.engine.distributed.dask_discrepancy_matrix` on a 2-worker ``LocalCluster``, whose
+  documents are generated *on the workers* from a :class:`hclib.engine.distributed.DocumentBlocks`
   source,
 
 checks that (a) and (b) are identical, and prints the measured throughput, the projected time of
@@ -37,7 +37,7 @@ import hclib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
-from hclib.distributed import DocumentBlocks, dask_discrepancy_matrix
+from hclib.engine.distributed import DocumentBlocks, dask_discrepancy_matrix
 
 GAMMA = 0.25
 RSS_LIMIT = 2 * 2**30  # bytes: the bound of issue 4 on the peak resident memory of a process

@@ -12,7 +12,7 @@ ratio measured in the same run:
 * **Gutenberg-like**: documents of 10,000–2,600,000 words (log-uniform) against 100 author
   corpora of at least 10 works each (the generator of ``paper_scale.py``), |W| = 3,000;
 * **tiny**: 20 short texts against the 50 corpora at |W| = 500: ``n_jobs=2`` must not be
-  slower (with worker processes it is below :data:`hclib.matrix.PROCESS_MIN_CELLS` and runs
+  slower (with worker processes it is below :data:`hclib.engine.matrix.PROCESS_MIN_CELLS` and runs
   in this process; threads start in microseconds).
 
 ``--hc-parallel`` chooses how ``n_jobs > 1`` runs HC: ``threads`` (the library's choice where
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import hclib
-from hclib.simulate import zipf_corpus
+from hclib.formulas.simulate import zipf_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
@@ -104,11 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="Gutenberg-like documents compared with the 100 corpora")
     parser.add_argument("--seed", type=int, default=2022)
     parser.add_argument("--hc-parallel", choices=("threads", "processes"),
-                        default=hclib.matrix.HC_PARALLEL,
-                        help="how n_jobs > 1 runs HC (hclib.matrix.HC_PARALLEL; default: "
+                        default=hclib.engine.matrix.HC_PARALLEL,
+                        help="how n_jobs > 1 runs HC (hclib.engine.matrix.HC_PARALLEL; default: "
                              "the library's choice here)")
     args = parser.parse_args(argv)
-    hclib.matrix.HC_PARALLEL = args.hc_parallel
+    hclib.engine.matrix.HC_PARALLEL = args.hc_parallel
     texts, texts_3000, gut = (2_500, args.texts_3000, args.gutenberg_docs)
     shape = Shape(n_docs=1_000, n_authors=100)
     if args.quick:
@@ -122,9 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     print(f"Machine: {machine_description()}")
     print(f"Load average at start: {load_average()}")
-    print(f"n_jobs > 1 runs HC in {args.hc_parallel} (hclib.matrix.HC_PARALLEL)")
+    print(f"n_jobs > 1 runs HC in {args.hc_parallel} (hclib.engine.matrix.HC_PARALLEL)")
     rule = (f"; process rule: documents × authors × words >= "
-            f"{hclib.matrix.PROCESS_MIN_CELLS:,}" if args.hc_parallel == "processes" else "")
+            f"{hclib.engine.matrix.PROCESS_MIN_CELLS:,}" if args.hc_parallel == "processes" else "")
     print(f"Best of {args.repeats} interleaved wall-clock runs{rule}.\n")
     print("| shape | pairs | \\|W\\| | n_jobs=1 s | n_jobs=2 s | ratio | identical |")
     print("|---|---:|---:|---:|---:|---:|---|")

@@ -33,7 +33,7 @@ from scipy import stats
 
 import hclib
 from hclib import studies
-from hclib.simulate import zipf_corpus
+from hclib.formulas.simulate import zipf_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
@@ -79,7 +79,7 @@ QUICK = replace(FULL, sizes=(250,), n_authors=3, docs_per_author=(10, 12),
 
 
 def synthetic_corpus(n_words: int, cfg: Config) -> tuple[np.ndarray, list[str]]:
-    """Seeded (documents × words) counts and author labels (:func:`hclib.simulate.zipf_corpus`).
+    """Seeded (documents × words) counts and author labels (:func:`hclib.formulas.simulate.zipf_corpus`).
 
     Word frequencies are Zipf-like, :math:`p_w \\propto 1/\\mathrm{rank}^{1.07}`, multiplied per
     author by lognormal noise (sigma 0.3) and renormalised; each author has a random number of
@@ -298,39 +298,39 @@ def _n_changed(a: np.ndarray, b: np.ndarray) -> int:
 def screen_floor_seconds(x: np.ndarray, y: np.ndarray, repeats: int) -> float:
     """CPU seconds of the least work of the lower-bound screen's design (best of repeats).
 
-    Every word's lower bound (:func:`hclib.engine.pvalue_lower_bounds`) plus the exact
+    Every word's lower bound (:func:`hclib.engine.bounds.pvalue_lower_bounds`) plus the exact
     P-values of the ``floor(gamma N)`` words with the smallest P-values, as if an oracle had
-    chosen them; blocks as in :func:`hclib.engine.hc_pairs`. No selection, sorting or HC scan
+    chosen them; blocks as in :func:`hclib.engine.exact.hc_pairs`. No selection, sorting or HC scan
     is included. The bracketing stage can go below it: it computes fewer than
     ``floor(gamma N)`` tails exactly.
     """
     n_words = x.shape[1]
-    k = hclib.hc.n_candidates(n_words, GAMMA)
+    k = hclib.formulas.hc.n_candidates(n_words, GAMMA)
     t1, t2 = x.sum(axis=1, keepdims=True), y.sum(axis=1, keepdims=True)
     smallest = np.argsort(hclib.allocation_pvalues(x, y), axis=1)[:, :k]
     xs, ys = np.take_along_axis(x, smallest, 1), np.take_along_axis(y, smallest, 1)
-    block = max(1, hclib.engine.BLOCK_CELLS // n_words)
+    block = max(1, hclib.engine.exact.BLOCK_CELLS // n_words)
     best = np.inf
     for _ in range(repeats):
         start = time.process_time()
         for i in range(0, len(x), block):
             rows = slice(i, i + block)
-            hclib.engine.pvalue_lower_bounds(x[rows], y[rows])
-            hclib.pvalues.allocation_given_totals(xs[rows], ys[rows], t1[rows], t2[rows])
+            hclib.engine.bounds.pvalue_lower_bounds(x[rows], y[rows])
+            hclib.formulas.pvalues.allocation_given_totals(xs[rows], ys[rows], t1[rows], t2[rows])
         best = min(best, time.process_time() - start)
     return best
 
 
 @contextmanager
 def _processes_always() -> Iterator[None]:
-    """``n_jobs=2`` workers even below :data:`hclib.matrix.PROCESS_MIN_CELLS` (where
-    :data:`hclib.matrix.HC_PARALLEL` is ``"processes"``; threads have no such rule)."""
-    saved = hclib.matrix.PROCESS_MIN_CELLS
-    hclib.matrix.PROCESS_MIN_CELLS = 0
+    """``n_jobs=2`` workers even below :data:`hclib.engine.matrix.PROCESS_MIN_CELLS` (where
+    :data:`hclib.engine.matrix.HC_PARALLEL` is ``"processes"``; threads have no such rule)."""
+    saved = hclib.engine.matrix.PROCESS_MIN_CELLS
+    hclib.engine.matrix.PROCESS_MIN_CELLS = 0
     try:
         yield
     finally:
-        hclib.matrix.PROCESS_MIN_CELLS = saved
+        hclib.engine.matrix.PROCESS_MIN_CELLS = saved
 
 
 def run_size(n_words: int, cfg: Config) -> SizeResult:
@@ -344,7 +344,7 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
     docs, doc_author = docs_all[rows], doc_author_all[rows]
     pairs = [(d, a) for d in range(len(docs)) for a in range(n_authors)]
     # Every pair's author corpus, leaving a document out of its own author's corpus.
-    corpora = hclib.matrix.compared_corpora(docs, author_counts, doc_author)
+    corpora = hclib.engine.matrix.compared_corpora(docs, author_counts, doc_author)
     pair_docs, pair_corpora = np.repeat(docs, n_authors, axis=0), corpora.reshape(-1, n_words)
 
     # Best of a few repeats, the two methods interleaved so that a change of machine load hits
@@ -368,7 +368,7 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
             )
         t2 = time.perf_counter()
         c5 = time.process_time()
-        hclib.engine.hc_pairs(pair_docs, pair_corpora, GAMMA, bracket=False)
+        hclib.engine.exact.hc_pairs(pair_docs, pair_corpora, GAMMA, bracket=False)
         c2 = time.process_time()
         screen_s = min(screen_s, c2 - c5)
         hc_head, pv_head = paper_matrix(docs, corpora, pairs[:n_timed])
@@ -380,7 +380,7 @@ def run_size(n_words: int, cfg: Config) -> SizeResult:
         baseline_s, published_s = min(baseline_s, c3 - c2), min(published_s, c4 - c3)
     if not np.array_equal(hc_threads, hc_fast):
         raise AssertionError("2-worker discrepancy_matrix differs from the 1-process one")
-    hclib.engine.hc_pairs(pair_docs, pair_corpora, GAMMA, counts=counts)
+    hclib.engine.exact.hc_pairs(pair_docs, pair_corpora, GAMMA, counts=counts)
     floor_s = screen_floor_seconds(pair_docs, pair_corpora, cfg.repeats)
     hc_tail, pv_tail = paper_matrix(docs, corpora, pairs[n_timed:])
     hc_slow = np.concatenate([hc_head, hc_tail]).reshape(len(docs), n_authors)
@@ -431,8 +431,8 @@ def report(results: Sequence[SizeResult], cfg: Config) -> str:
         f"process (robust to other load); 2 workers: wall clock (load average at the report: "
         f"{load_average()}). hclib = one "
         "discrepancy_matrix call for all pairs (1 process, or n_jobs=2 workers: "
-        f"{hclib.matrix.HC_PARALLEL} (hclib.matrix.HC_PARALLEL), processes forced below the "
-        "library's PROCESS_MIN_CELLS rule; wall clock including their start); screen only = hclib.engine.hc_pairs(..., bracket=False), 1 thread; "
+        f"{hclib.engine.matrix.HC_PARALLEL} (hclib.engine.matrix.HC_PARALLEL), processes forced below the "
+        "library's PROCESS_MIN_CELLS rule; wall clock including their start); screen only = hclib.engine.exact.hc_pairs(..., bracket=False), 1 thread; "
         "published = the published code path, a pandas table per pair; lean loop = the same "
         "numerics as a bare Python loop over the pairs.",
         "",
@@ -514,15 +514,15 @@ def report(results: Sequence[SizeResult], cfg: Config) -> str:
 
 
 def choice_timings(n_words: int, cfg: Config, short_words: int = 500) -> pd.DataFrame:
-    """ms per (document, author) pair of every P-value of :data:`hclib.pvalues.PVALUES` with
+    """ms per (document, author) pair of every P-value of :data:`hclib.formulas.pvalues.PVALUES` with
     HC† (:func:`hclib.discrepancy_matrix`, ``pvalue=``) and of every statistic of
-    :mod:`hclib.statistics` of the exact P-values of every word
-    (:func:`hclib.measures.statistic_pair`; ``"fisher"`` is the recommended method), beside
+    :mod:`hclib.formulas.statistics` of the exact P-values of every word
+    (:func:`hclib.engine.measures.statistic_pair`; ``"fisher"`` is the recommended method), beside
     the screened exact HC† path, on whole synthetic documents and on the same authors' corpora against
     documents of ``short_words`` words (one run each, same process)."""
-    from hclib.measures import statistic_pair
-    from hclib.pvalues import PVALUES
-    from hclib.statistics import STATISTICS
+    from hclib.engine.measures import statistic_pair
+    from hclib.formulas.pvalues import PVALUES
+    from hclib.formulas.statistics import STATISTICS
 
     counts, labels = synthetic_corpus(n_words, cfg)
     _, authors, member = hclib.corpus_counts(counts, labels)

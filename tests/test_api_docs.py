@@ -15,7 +15,7 @@ def test_public_modules_lists_the_package_first_and_skips_private_and_shims() ->
     names = sphinx_hclib_api.public_modules("hclib", {"hclib.__main__"})
     assert names[0] == "hclib"
     assert names[1:] == sorted(names[1:])
-    assert {"hclib.pvalues", "hclib.hc", "hclib.studies", "hclib.studies.federalist",
+    assert {"hclib.formulas.pvalues", "hclib.formulas.hc", "hclib.studies", "hclib.studies.federalist",
             "hclib.studies.published", "hclib.plotting"} <= set(names)
     assert not any(part.startswith("_") for name in names for part in name.split("."))
     assert "hclib.__main__" not in names

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from hclib import arrays, engine
-from hclib.matrix import corpus_counts, discrepancy_matrix
-from hclib.pvalues import allocation_pvalues
+from hclib.engine.matrix import corpus_counts, discrepancy_matrix
+from hclib.formulas.pvalues import allocation_pvalues
 
 from test_engine import edge_pairs, zipf_pairs
 

@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 import hclib
 from hclib.studies import pan
-from hclib.attribution import UNK, read_known_folder
+from hclib.texts.sources import read_known_folder
+from hclib.attribution.options import UNK
 from hclib.calibration import attribute_by_rank, relative_ranks
-from hclib.discrepancy import hc_discrepancy
-from hclib.methods import METHODS
-from hclib.pvalues import allocation_pvalues
-from hclib.text import count_matrix, most_frequent, tokenize
+from hclib.formulas.discrepancy import hc_discrepancy
+from hclib.attribution.methods import METHODS
+from hclib.formulas.pvalues import allocation_pvalues
+from hclib.texts.tokens import count_matrix, most_frequent, tokenize
 
 matplotlib.use("Agg")
 
@@ -82,7 +83,7 @@ def test_table_is_the_registry_on_the_counts(problem, result) -> None:
     assert result.vocabulary == vocab
     kc = count_matrix(known_tokens, vocab)
     uc = count_matrix([tokenize(t) for t in unknown.values()], vocab)
-    method = METHODS[hclib.attribution.DEFAULT_METHOD[0]]
+    method = METHODS[hclib.attribution.options.DEFAULT_METHOD[0]]
     np.testing.assert_array_equal(result.table.to_numpy(), method.score(uc, kc, labels))
     loo = method.score(kc, kc, labels, own=np.arange(len(kc)))
     np.testing.assert_array_equal(result.known_table.to_numpy(), loo)

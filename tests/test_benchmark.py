@@ -12,7 +12,7 @@ from scipy import stats
 
 from hclib.studies import benchmark as ev
 from hclib.studies import published
-from hclib.matrix import corpus_counts, discrepancy_matrix
+from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 
 CHEAP = ["g2", "cressie_read", "chi2", "cosine", "knn_cosine"]
 
@@ -213,8 +213,8 @@ def test_benchmark_validation(separated):
 
 
 def test_delta_methods_match_delta_scores():
-    """The Delta methods attribute each test work as hclib.stylometry.delta_scores does."""
-    from hclib.stylometry import delta_scores
+    """The Delta methods attribute each test work as hclib.formulas.stylometry.delta_scores does."""
+    from hclib.formulas.stylometry import delta_scores
 
     counts, labels = synthetic(boost=1.25, length=1500, seed=5)  # hard enough to make errors
     res = ev.run_benchmark(counts, labels, vocab_sizes=(40,), n_folds=3, seed=2,
@@ -330,8 +330,8 @@ def test_paper_table_and_results_agree():
 
 
 def test_hc_dagger_diagnostics_explain_where_dagger_equals_star():
-    from hclib.hc import higher_criticism
-    from hclib.pvalues import allocation_pvalues
+    from hclib.formulas.hc import higher_criticism
+    from hclib.formulas.pvalues import allocation_pvalues
 
     counts, labels = synthetic(n_authors=3, works=4, boost=4.0, length=20000, seed=2)
     _, corpora, _ = corpus_counts(counts, labels.tolist())
@@ -351,7 +351,7 @@ def test_hc_dagger_diagnostics_explain_where_dagger_equals_star():
 
 
 def test_rank_on_training_takes_each_folds_most_frequent_training_columns() -> None:
-    from hclib.methods import get
+    from hclib.attribution.methods import get
 
     rng = np.random.default_rng(11)
     labels = np.repeat(np.array(["a", "b", "c", "d"], dtype=object), 10)

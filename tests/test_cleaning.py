@@ -15,7 +15,7 @@ import nltk
 import pytest
 
 from hclib import cleaning
-from hclib.cleaning import (
+from hclib.texts.cleaning import (
     NLTKResourceError,
     clean_texts,
     clean_tokens,
@@ -23,7 +23,7 @@ from hclib.cleaning import (
     tag_text,
     wordnet_pos,
 )
-from hclib.text import tokenize
+from hclib.texts.tokens import tokenize
 
 
 def _has(*resources: str) -> bool:
@@ -205,7 +205,7 @@ def test_federalist_cleans_fast_and_removes_a_few_percent() -> None:
 
 def test_clean_tagged_equals_clean_tokens_for_every_option():
     """One tagging serves every option set: clean_tagged(tag_text(t)) == clean_tokens(t)."""
-    from hclib.cleaning import clean_tagged, tag_text
+    from hclib.texts.cleaning import clean_tagged, tag_text
 
     text = "Mr. Hamilton wrote 85 papers in 1788; the Senate was running the States."
     tagged = tag_text(text)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import hclib
-from hclib.cli import main
+from hclib.cli.command import main
 from test_attribute import make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]

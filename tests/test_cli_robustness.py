@@ -18,10 +18,10 @@ import pytest
 
 import hclib
 from hclib import sources
-from hclib.cli import main
+from hclib.cli.command import main
 from hclib.corpora import fetch, nltk_data
-from hclib.features import MAX_ORDER, Features, parse_features
-from hclib.hc import higher_criticism, higher_criticism_subset
+from hclib.texts.features import MAX_ORDER, Features, parse_features
+from hclib.formulas.hc import higher_criticism, higher_criticism_subset
 from hclib.studies.pan import NO_ANSWER, pan_scores, score_answers
 from test_attribute import make_texts, write_folders
 
@@ -529,7 +529,7 @@ def test_gamma_edges_of_higher_criticism() -> None:
 
 
 def test_dataframes_are_matched_by_column_label() -> None:
-    from hclib.matrix import discrepancy_matrix
+    from hclib.engine.matrix import discrepancy_matrix
 
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(40)]
@@ -546,8 +546,8 @@ def test_dataframes_are_matched_by_column_label() -> None:
 def test_unhelpful_messages_name_the_problem() -> None:
     import scipy.sparse
 
-    from hclib.distributed import dask_discrepancy_matrix
-    from hclib.matrix import discrepancy_matrix
+    from hclib.engine.distributed import dask_discrepancy_matrix
+    from hclib.engine.matrix import discrepancy_matrix
 
     dense = np.ones((2, 5), dtype=int)
     with pytest.raises(TypeError, match=r"scipy.sparse csr_matrix; pass a dense array"):
@@ -738,7 +738,7 @@ def test_random_folder_trees(tmp_path_factory, n_authors, known_extra, author_ex
 
 
 def test_long_steps_announce_themselves(capsys) -> None:
-    from hclib.cli_attribute import _notice_after
+    from hclib.cli.attribute import _notice_after
 
     with _notice_after(0.1, "still working"):
         time.sleep(0.5)

@@ -23,7 +23,7 @@ import pytest
 
 from hclib.corpora import fetch as data
 from hclib.corpora.federalist import federalist_study_papers, load_federalist, parse_federalist
-from hclib.corpora.fetch import (
+from hclib.downloads.fetch import (
     ARCHIVES,
     REGISTRY,
     Archive,

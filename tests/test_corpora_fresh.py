@@ -32,7 +32,7 @@ from raw_gutenberg import make_raw
 from hclib import cli
 from hclib.corpora import datasets, fetch, gutenberg, nltk_data, pan, wordlists
 from hclib.corpora.federalist import load_federalist
-from hclib.corpora.fetch import REGISTRY, DataIntegrityError, DataNotFoundError, data_file
+from hclib.downloads.fetch import REGISTRY, DataIntegrityError, DataNotFoundError, data_file
 
 SHARED = Path(os.environ.get("HCLIB_DATA_DIR", Path(__file__).resolve().parents[2] / "shared"
                              / "data"))

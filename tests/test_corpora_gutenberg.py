@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hclib.corpora import gutenberg
-from hclib.corpora.fetch import DataIntegrityError
-from hclib.text import count_matrix, tokenize
+from hclib.downloads.fetch import DataIntegrityError
+from hclib.texts.tokens import count_matrix, tokenize
 
 VOCAB = ["the", "of", "and", "to", "a", "in", "sea", "ship", "king", "love", "war", "night"]
 
@@ -271,7 +271,7 @@ def test_strip_boilerplate_keeps_at_most_four_credit_paragraphs():
 def test_strip_boilerplate_on_a_real_gutenberg_file():
     """The Federalist Papers (etext #1404, with its header and licence), if the data is here."""
     try:
-        from hclib.corpora.fetch import data_file
+        from hclib.downloads.fetch import data_file
 
         path = data_file("federalist/pg1404.txt")
     except Exception as exc:  # noqa: BLE001 - data not available on this machine
@@ -354,7 +354,7 @@ def test_word_counts_on_shipped_texts():
         manifest = gutenberg.read_manifest()
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"Gutenberg collection not available: {exc}")
-    from hclib.corpora.fetch import data_file
+    from hclib.downloads.fetch import data_file
 
     # an English original and three translations (Dumas, Tolstoy, Zola), all with non-ASCII text
     picks = [0] + [int(manifest.index[manifest["author"].str.startswith(a)][0])
@@ -425,7 +425,7 @@ def test_read_text_returns_the_counted_text(tmp_path: Path):
 def test_project_manifest_without_data_dir_is_the_packaged_copy(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
-    from hclib.corpora.fetch import data_file, package_file
+    from hclib.downloads.fetch import data_file, package_file
 
     monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))

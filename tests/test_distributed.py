@@ -16,7 +16,7 @@ from hclib import corpus_counts, discrepancy_matrix
 
 distributed = pytest.importorskip("distributed")
 
-from hclib.distributed import DocumentBlocks, dask_discrepancy_matrix  # noqa: E402
+from hclib.engine.distributed import DocumentBlocks, dask_discrepancy_matrix  # noqa: E402
 
 
 @pytest.fixture(scope="module")

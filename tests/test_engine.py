@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from hclib import _kernels, engine
-from hclib.hc import higher_criticism
-from hclib.matrix import corpus_counts, discrepancy_matrix
-from hclib.pvalues import allocation_pvalues
+from hclib.formulas.hc import higher_criticism
+from hclib.engine.matrix import corpus_counts, discrepancy_matrix
+from hclib.formulas.pvalues import allocation_pvalues
 
 
 def zipf_pairs(n_pairs: int = 60, n_words: int = 400, seed: int = 0, shift: float = 0.3):
@@ -326,7 +326,7 @@ def test_broadcast_views_reach_no_kernel():
     """A (1 × N) broadcast view looks C-contiguous; passed to numba as it is, numba's type check
     reads its writeable flag and NumPy warns (seen in the PAN chapter). Such views are copied."""
     numba = pytest.importorskip("numba")
-    from hclib.engine import _for_kernel
+    from hclib.engine.bounds import _for_kernel
 
     xb, _ = np.broadcast_arrays(np.ones(5, dtype=np.int64), np.ones((1, 5), dtype=np.int64))
     assert xb.flags.c_contiguous and 0 in xb.strides

@@ -1,4 +1,4 @@
-"""Feature sets (hclib.features): the token rules, n-gram orders and spec strings."""
+"""Feature sets (hclib.texts.features): the token rules, n-gram orders and spec strings."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.feature_extraction.text import CountVectorizer
 
-from hclib.features import PAPER_TOKEN_PATTERN, Features, parse_features
-from hclib.text import ngrams, tokenize
+from hclib.texts.features import PAPER_TOKEN_PATTERN, Features, parse_features
+from hclib.texts.tokens import ngrams, tokenize
 
 TEXT = 'Madison’s “well-known” No. 10, I think; (a 1787 draft!) — don\'t: 50% "yes" `q`?'
 # Characters chosen so that words, digits, the paper's marks and other symbols all occur.

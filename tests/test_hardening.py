@@ -19,13 +19,13 @@ from hclib import (allocation_pvalues, corpus_counts, cosine_discrepancy, discre
                    hc_discrepancy, higher_criticism, power_divergence)
 from hclib._checks import MAX_TABLE_TOTAL, as_counts
 from hclib.calibration import attribute_by_rank, relative_ranks
-from hclib.cleaning import clean_texts, wordnet_pos
-from hclib.methods import METHODS
+from hclib.texts.cleaning import clean_texts, wordnet_pos
+from hclib.attribution.methods import METHODS
 
 MEASURES = [name for name, method in METHODS.items() if method.corpus]
-from hclib.engine import hc_pairs
-from hclib.simulate import zipf_corpus
-from hclib.text import group_documents
+from hclib.engine.exact import hc_pairs
+from hclib.formulas.simulate import zipf_corpus
+from hclib.texts.tokens import group_documents
 
 INT64_MAX = 2**63 - 1
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from hclib import corpus_counts, discrepancy_matrix
-from hclib.methods import METHODS
-from hclib.matrix import compared_corpora
+from hclib.attribution.methods import METHODS
+from hclib.engine.matrix import compared_corpora
 
 
 @pytest.fixture()
@@ -137,7 +137,7 @@ def test_compared_corpora_leave_each_member_out_of_its_own_corpus_only():
 
 
 def test_worker_processes_give_identical_results(corpus, monkeypatch) -> None:
-    import hclib.matrix as matrix
+    import hclib.engine.matrix as matrix
     docs, labels = corpus
     _, author_counts, doc_author = corpus_counts(docs, labels)
     one = discrepancy_matrix(docs, author_counts, doc_author=doc_author, progress=False)
@@ -155,7 +155,7 @@ def test_worker_processes_give_identical_results(corpus, monkeypatch) -> None:
 
 
 def test_worker_threads_give_identical_results(corpus, monkeypatch) -> None:
-    import hclib.matrix as matrix
+    import hclib.engine.matrix as matrix
     docs, labels = corpus
     _, author_counts, doc_author = corpus_counts(docs, labels)
     one = discrepancy_matrix(docs, author_counts, doc_author=doc_author, progress=False)
@@ -174,7 +174,7 @@ def test_worker_threads_give_identical_results(corpus, monkeypatch) -> None:
 
 
 def test_small_problems_stay_in_process(corpus, monkeypatch) -> None:
-    import hclib.matrix as matrix
+    import hclib.engine.matrix as matrix
     docs, labels = corpus
     _, author_counts, doc_author = corpus_counts(docs, labels)
     assert docs.size * author_counts.shape[0] < matrix.PROCESS_MIN_CELLS

@@ -1,4 +1,4 @@
-"""The registry of attribution methods (hclib.methods): one calling convention, leave-one-out."""
+"""The registry of attribution methods (hclib.attribution.methods): one calling convention, leave-one-out."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from hclib import corpus_counts, discrepancy_matrix
-from hclib.discrepancy import cosine_discrepancy
+from hclib.formulas.discrepancy import cosine_discrepancy
 from hclib.studies.benchmark import knn_vote
-from hclib.methods import METHODS, candidates, get, knn_table
-from hclib.stylometry import delta_scores
+from hclib.attribution.methods import METHODS, candidates, get, knn_table
+from hclib.formulas.stylometry import delta_scores
 
 NAMES = ["hc_dagger", "hc_star", "g2", "cressie_read", "chi2", "cosine", "knn_cosine",
          "burrows_delta", "cosine_delta", "fisher", "hc_midp", "hc_ztest", "hc_gtest"]

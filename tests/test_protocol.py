@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from hclib.studies import pan
-from hclib.hc import higher_criticism, higher_criticism_subset
-from hclib.pvalues import allocation_probability_pvalues
+from hclib.formulas.hc import higher_criticism, higher_criticism_subset
+from hclib.formulas.pvalues import allocation_probability_pvalues
 
 
 def test_hc_subset_with_everything_kept_is_higher_criticism():
@@ -201,8 +201,8 @@ def test_cli_pan_protocol(tmp_path):
 
 
 def test_char_ngram_counts_match_the_chars_features():
-    from hclib.features import Features, char_ngram_counts
-    from hclib.text import count_matrix, most_frequent
+    from hclib.texts.features import Features, char_ngram_counts
+    from hclib.texts.tokens import count_matrix, most_frequent
 
     texts = ["Hello  world,\nthe world!", "Ünïcode  text — the end. The world.", "aaa bbb the",
              "“Quoted” — in 1787; the 𝔘 world"]

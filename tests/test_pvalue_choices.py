@@ -1,5 +1,5 @@
-"""The P-value choices of hclib.pvalues (mid-P, z-test, G-test) and the statistics of
-hclib.statistics, against independent references (mpmath, SciPy) and direct formulas."""
+"""The P-value choices of hclib.formulas.pvalues (mid-P, z-test, G-test) and the statistics of
+hclib.formulas.statistics, against independent references (mpmath, SciPy) and direct formulas."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 from scipy import stats
 
 from hclib import hc_discrepancy
-from hclib.engine import hc_pairs
-from hclib.hc import higher_criticism
-from hclib.matrix import discrepancy_matrix
-from hclib.methods import get
-from hclib.pvalues import (PVALUES, allocation_midp_pvalues, allocation_pvalues,
+from hclib.engine.exact import hc_pairs
+from hclib.formulas.hc import higher_criticism
+from hclib.engine.matrix import discrepancy_matrix
+from hclib.attribution.methods import get
+from hclib.formulas.pvalues import (PVALUES, allocation_midp_pvalues, allocation_pvalues,
                            allocation_pvalues_by, likelihood_ratio_pvalues,
                            two_proportion_pvalues)
-from hclib.statistics import STATISTICS, combine, combine_all
+from hclib.formulas.statistics import STATISTICS, combine, combine_all
 
 mp.mp.dps = 40
 NEW = ("midp", "ztest", "gtest")
@@ -240,7 +240,7 @@ def test_registry_names():
 
 
 def test_recommended_method_is_fisher_of_the_exact_pvalues():
-    from hclib.methods import METHODS, RECOMMENDED_HC
+    from hclib.attribution.methods import METHODS, RECOMMENDED_HC
 
     name, features = RECOMMENDED_HC
     assert name in METHODS and features == "words"
@@ -300,7 +300,7 @@ def test_fisher_measure_of_a_broadcast_batch_is_the_formula(shape_x, shape_y):
     """Fisher's measure, which logs each distinct P-value once and gathers blocks of the
     broadcast batch, equals -2 Σ log max(π, 1e-300) of every cell, in the batch's shape
     (an empty batch is an empty result); three words are too few for γ = 0.25."""
-    from hclib.measures import CORPUS_MEASURES
+    from hclib.engine.measures import CORPUS_MEASURES
 
     rng = np.random.default_rng(11)
     x = rng.poisson(rng.uniform(0.1, 3, 40), shape_x) + (np.arange(40) == 0)

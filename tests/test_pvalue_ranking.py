@@ -1,4 +1,4 @@
-"""The probability-ranked binomial P-value (``scipy.stats.binomtest``) of hclib.pvalues."""
+"""The probability-ranked binomial P-value (``scipy.stats.binomtest``) of hclib.formulas.pvalues."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom, binomtest
 
-from hclib.pvalues import (
+from hclib.formulas.pvalues import (
     allocation_probability_pvalues,
     allocation_pvalues,
     allocation_pvalues_by,

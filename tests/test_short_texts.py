@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hclib.pvalues import PVALUES
-from hclib.statistics import STATISTICS
+from hclib.formulas.pvalues import PVALUES
+from hclib.formulas.statistics import STATISTICS
 from hclib.studies import short_texts as st
 
 

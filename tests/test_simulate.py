@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from hclib import allocation_pvalues
-from hclib.simulate import rare_weak_pvalues, sprinkle
+from hclib.formulas.simulate import rare_weak_pvalues, sprinkle
 
 
 def test_rare_weak_shapes_and_seeding() -> None:
@@ -100,7 +100,7 @@ def test_sprinkle_rejects_bad_input() -> None:
 
 
 def test_zipf_corpus_shape_seed_and_errors():
-    from hclib.simulate import zipf_corpus
+    from hclib.formulas.simulate import zipf_corpus
 
     docs, labels = zipf_corpus(3, 50, docs_per_author=(2, 4), doc_words=(100, 200), rng=7)
     again, _ = zipf_corpus(3, 50, docs_per_author=(2, 4), doc_words=(100, 200), rng=7)

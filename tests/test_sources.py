@@ -1,4 +1,4 @@
-"""hclib.sources: known and unknown texts from strings, paths and folders, with work groups."""
+"""hclib.texts.sources: known and unknown texts from strings, paths and folders, with work groups."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hclib.sources import known_texts, read_known_folder, unknown_texts
+from hclib.texts.sources import known_texts, read_known_folder, unknown_texts
 
 
 def _write(path: Path, text: str) -> None:

@@ -16,12 +16,12 @@ from scipy import stats
 
 import hclib
 from hclib import studies
-from hclib.hc import higher_criticism, z_curve
-from hclib.matrix import corpus_counts
-from hclib.pvalues import allocation_null, expected_counts
+from hclib.formulas.hc import higher_criticism, z_curve
+from hclib.engine.matrix import corpus_counts
+from hclib.formulas.pvalues import allocation_null, expected_counts
 from hclib.studies import federalist as fed_module
 from hclib.studies.published import published_pvalues
-from hclib.text import count_matrix, tokenize
+from hclib.texts.tokens import count_matrix, tokenize
 
 
 def _have_tagger() -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hclib.stylometry import delta_matrix, delta_scores, zscore_frequencies
+from hclib.formulas.stylometry import delta_matrix, delta_scores, zscore_frequencies
 
 
 @pytest.fixture()

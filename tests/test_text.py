@@ -1,4 +1,4 @@
-"""Tests for hclib.text: tokenisation, n-grams, count matrices, vocabularies."""
+"""Tests for hclib.texts.tokens: tokenisation, n-grams, count matrices, vocabularies."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hclib.text import count_matrix, first_n, most_frequent, ngrams, tokenize, union_most_frequent
+from hclib.texts.tokens import count_matrix, first_n, most_frequent, ngrams, tokenize, union_most_frequent
 
 # ---------------------------------------------------------------- tokenize
 
@@ -170,7 +170,7 @@ def test_count_matrix_accepts_tuples_and_no_docs() -> None:
 
 
 def test_count_matrix_over_several_chunks_equals_counting_each_document() -> None:
-    # 1,300 documents: chunks of 512, 512 and a partial 276 (hclib.text._COUNT_ROWS)
+    # 1,300 documents: chunks of 512, 512 and a partial 276 (hclib.texts.tokens._COUNT_ROWS)
     rng = np.random.default_rng(3)
     pool = np.array([f"w{i}" for i in range(40)])
     docs = [list(rng.choice(pool, size=int(rng.integers(1, 60)))) for _ in range(1300)]
@@ -357,7 +357,7 @@ def test_builders_reject_bad_n(bad: object) -> None:
 
 
 def test_group_documents_by_label() -> None:
-    from hclib.text import group_documents
+    from hclib.texts.tokens import group_documents
 
     docs = [["a"], ["b"], ["c"], ["d"]]
     assert group_documents(docs, ["x", "y", "x", "z"]) == {"x": [["a"], ["c"]], "y": [["b"]], "z": [["d"]]}

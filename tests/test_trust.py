@@ -16,15 +16,15 @@ from scipy.special import expit
 
 import hclib
 from hclib import attribution
-from hclib.attribution import INSUFFICIENT, TIE, UNK
+from hclib.attribution.options import INSUFFICIENT, TIE, UNK
 from hclib.calibration import (confidence_features, ece_if_calibrated,
                                expected_calibration_error,
                                fit_confidence, reliability, wilson_interval)
 from hclib import loo
-from hclib.discrepancy import hc_discrepancy
-from hclib.loo import LOO_MATCHES, grouped_loo_table
-from hclib.pvalues import allocation_pvalues
-from hclib.methods import METHODS
+from hclib.formulas.discrepancy import hc_discrepancy
+from hclib.attribution.loo import LOO_MATCHES, grouped_loo_table
+from hclib.formulas.pvalues import allocation_pvalues
+from hclib.attribution.methods import METHODS
 from test_attribute import WORDS, make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -764,7 +764,7 @@ def test_matched_table_in_small_chunks_equals_one_chunk(monkeypatch, match) -> N
     known, groups = _grouped(seed=5)
     labels = [a for a in known for _ in known[a]]
     flat = [(a, g) for a in known for g in groups[a]]
-    from hclib.text import count_matrix, most_frequent, tokenize
+    from hclib.texts.tokens import count_matrix, most_frequent, tokenize
 
     docs = [tokenize(t) for a in known for t in known[a]]
     counts = count_matrix(docs, most_frequent(docs, 60))

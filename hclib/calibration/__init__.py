@@ -11,8 +11,7 @@
 """
 
 from .confidence import (ConfidenceModel, confidence_features, ece_if_calibrated,
-                         expected_calibration_error, fit_confidence, reliability,
-                         wilson_interval)
+                         expected_calibration_error, fit_confidence, reliability, wilson_interval)
 from .ranks import TIES, attribute_by_rank, relative_ranks
 
 __all__ = ["TIES", "relative_ranks", "attribute_by_rank", "ConfidenceModel",

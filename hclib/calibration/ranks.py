@@ -47,7 +47,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._checks import InputTypeError
+from hclib._checks import InputTypeError
 
 __all__ = ["TIES", "relative_ranks", "attribute_by_rank"]
 

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 import pandas as pd
 from tqdm import tqdm
 
-from . import gutenberg, nltk_data, pan
-from .fetch import REGISTRY, checksum, fetch_all, locate
+from hclib.downloads import nltk_data
+from hclib.downloads.fetch import REGISTRY, checksum, fetch_all, locate
+
+from . import gutenberg, pan
 from .wordlists import MW_RELPATH
 
 __all__ = ["DATASETS", "dataset_files", "fetch", "status"]

@@ -1,7 +1,7 @@
 """The Federalist Papers (Project Gutenberg etext #1404): parsing into one row per paper.
 
 :func:`load_federalist` reads ``federalist/pg1404.txt`` (pinned by sha256) through
-:func:`~hclib.corpora.fetch.data_file`; :func:`parse_federalist` splits it into the 85 papers
+:func:`~hclib.downloads.fetch.data_file`; :func:`parse_federalist` splits it into the 85 papers
 with the standard attribution; :func:`federalist_study_papers` is the paper's subset (the
 first 77: Hamilton, Madison and the disputed ones).
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .fetch import data_file
+from hclib.downloads.fetch import data_file
 
 __all__ = [
     "FEDERALIST_AUTHORS",

@@ -19,7 +19,7 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 * ``n_words`` — whitespace tokens of the stripped text (``len(text.split())``); used to apply the
   inclusion rule before any text is read. When absent it is measured from the text.
 * ``sha256_utf8`` — sha256 of the (decompressed) file; a mismatch raises
-  :class:`~hclib.corpora.fetch.DataIntegrityError` naming the file.
+  :class:`~hclib.downloads.fetch.DataIntegrityError` naming the file.
 * ``pg_boilerplate`` — ``stripped`` if the Gutenberg header and licence were already removed;
   any other value (or no column) means :func:`strip_boilerplate` is applied while reading, and
   ``n_words`` is then measured on the stripped text.
@@ -30,13 +30,13 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 
 Counting words fast, exactly
 ----------------------------
-The collection holds 74 million words (420 MB of text). :func:`hclib.text.tokenize` takes about
+The collection holds 74 million words (420 MB of text). :func:`hclib.texts.tokens.tokenize` takes about
 50 s on it (its regular expression scans ~10 MB/s). :func:`word_counts` gives *identical* counts
 about four times faster: it maps every ASCII byte that is not a letter or an apostrophe to a
 space (``bytes.translate``), splits, and counts the distinct chunks with
 :class:`collections.Counter` (all in C). A chunk of ASCII letters is its own lower-cased token;
 every other distinct chunk (with an apostrophe or a non-ASCII character) is passed through
-:func:`~hclib.text.tokenize` itself. This is exact because tokenisation never joins characters
+:func:`~hclib.texts.tokens.tokenize` itself. This is exact because tokenisation never joins characters
 across an ASCII separator: no token contains one, and Unicode NFC composition never combines an
 ASCII separator with its neighbours into a letter (checked over all of Unicode in the tests).
 """
@@ -63,9 +63,9 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..features import char_ngram_counts
-from ..text import first_n, tokenize
-from .fetch import (
+from hclib.texts.features import char_ngram_counts
+from hclib.texts.tokens import first_n, tokenize
+from hclib.downloads.fetch import (
     DATA_DIR_ENV,
     FETCH_COMMAND,
     DataIntegrityError,
@@ -116,7 +116,7 @@ class Collection:
 
     ``works`` has one row per work, in manifest order: ``doc_id``, ``author``, ``title``,
     ``n_words`` (whitespace tokens of the stripped text), ``n_tokens`` (word tokens as
-    :func:`~hclib.text.tokenize` counts them), ``work_group``, ``file``, the manifest's
+    :func:`~hclib.texts.tokens.tokenize` counts them), ``work_group``, ``file``, the manifest's
     ``sha256_utf8`` and ``pg_boilerplate`` (for :func:`read_text`), and ``text`` when loaded
     with ``keep_text=True``. ``counts[i, j]`` is the number of occurrences of
     ``vocabulary[j]`` in work ``i``. The vocabulary is ranked (most common first), so the
@@ -474,10 +474,10 @@ _SEPARATE = bytes(b if b in _KEEP else 0x20 for b in range(256))
 
 
 def word_counts(text: str | bytes) -> Counter[str]:
-    """``Counter(hclib.text.tokenize(text))``, computed about four times faster.
+    """``Counter(hclib.texts.tokens.tokenize(text))``, computed about four times faster.
 
     ``text`` is a str or its UTF-8 bytes. See the module docstring for why the result is exactly
-    that of :func:`~hclib.text.tokenize`.
+    that of :func:`~hclib.texts.tokens.tokenize`.
     """
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     chunks = Counter(data.translate(_SEPARATE).split())
@@ -492,7 +492,7 @@ def word_counts(text: str | bytes) -> Counter[str]:
 
 
 def count_vector(text: str | bytes, vocabulary: Sequence[str]) -> np.ndarray:
-    """Counts of each vocabulary word in ``text`` (tokenised as :func:`~hclib.text.tokenize`)."""
+    """Counts of each vocabulary word in ``text`` (tokenised as :func:`~hclib.texts.tokens.tokenize`)."""
     counts = word_counts(text)
     return np.fromiter((counts.get(w, 0) for w in vocabulary), dtype=np.int64,
                        count=len(vocabulary))
@@ -602,7 +602,7 @@ def load_collection(
     root
         A folder with ``manifest.csv`` and the texts it lists; ``None`` (default) reads the
         project's collection (``gutenberg/...`` in ``$HCLIB_DATA_DIR``, else downloaded into
-        the cache from the raw sources, stripped and verified; see :mod:`hclib.corpora.fetch`).
+        the cache from the raw sources, stripped and verified; see :mod:`hclib.downloads.fetch`).
     authors
         Only these authors' works (spelled as in the manifest); only they are downloaded and
         read. ``None``: every author.
@@ -712,8 +712,8 @@ def char_ngram_collection(
     """The works of ``collection`` counted as character ``n``-grams instead of words.
 
     Every text is read again (:func:`read_text`, checked against its sha256) and its character
-    n-grams of :mod:`hclib.features` kind ``chars`` are counted by
-    :func:`hclib.features.char_ngram_counts` (``n_jobs`` processes). The vocabulary is the
+    n-grams of :mod:`hclib.texts.features` kind ``chars`` are counted by
+    :func:`hclib.texts.features.char_ngram_counts` (``n_jobs`` processes). The vocabulary is the
     ``n_items`` most frequent n-grams pooled over all the works (no author labels are used),
     ranked, so ``top(N)`` is again the ``N`` most frequent; the ``works`` table is shared.
     """

@@ -4,7 +4,7 @@ Two collections, each pinned file by file by a sha256 list that travels with hcl
 (``data/pan18-test-files.tsv``, ``data/pan18-train-files.tsv``: ``path<TAB>sha256``):
 
 * ``test`` (evaluation collection 2018-04-20, problems 1-4): extracted from a pinned zip
-  (:data:`hclib.corpora.fetch.ARCHIVES`), keeping only the listed files, each verified;
+  (:data:`hclib.downloads.fetch.ARCHIVES`), keeping only the listed files, each verified;
 * ``train`` (training collection 2017-12-02, problems 1-2): every file downloaded on its own from
   github.com/sallyi/lang-proc-exam at a pinned commit, byte-stable, each verified.
 
@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from .fetch import (
+from hclib.downloads.fetch import (
     FETCH_COMMAND,
     PAN18_TEST,
     DataIntegrityError,

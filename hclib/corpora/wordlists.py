@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from .fetch import (
+from hclib.downloads.fetch import (
     FETCH_COMMAND,
     HCAUTHORSHIP,
     PAPER_COMMIT,

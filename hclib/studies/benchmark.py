@@ -7,7 +7,7 @@ vocabulary is a slice of the same table, shared by all methods.
 
 Methods
 -------
-Every method of the registry :data:`hclib.methods.METHODS` in the paper's comparison (HC†, HC*,
+Every method of the registry :data:`hclib.attribution.methods.METHODS` in the paper's comparison (HC†, HC*,
 the power divergences, the cosine of raw counts, k-NN cosine, Burrows' Delta and Cosine Delta;
 the methods with ``benchmark=False``, from the short-texts study, only when named), each scored
 through its one calling convention ``score(test counts, training counts, training labels)``. A test work is
@@ -37,11 +37,11 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from .._checks import check_count_matrices, check_gamma
-from ..hc import higher_criticism, n_candidates
-from ..matrix import corpus_counts, discrepancy_matrix
-from ..methods import METHODS, candidates, get
-from ..pvalues import allocation_pvalues
+from hclib._checks import check_count_matrices, check_gamma
+from hclib.formulas.hc import higher_criticism, n_candidates
+from hclib.engine.matrix import corpus_counts, discrepancy_matrix
+from hclib.attribution.methods import METHODS, candidates, get
+from hclib.formulas.pvalues import allocation_pvalues
 
 __all__ = [
     "VOCAB_SIZES",
@@ -65,7 +65,7 @@ VOCAB_SIZES: tuple[int, ...] = (250, 1000, 3000)
 
 
 def method_label(method: str, k_neighbours: int = 5) -> str:
-    """The display label of a method of :data:`hclib.methods.METHODS` (k-NN with its k)."""
+    """The display label of a method of :data:`hclib.attribution.methods.METHODS` (k-NN with its k)."""
     if method == "knn_cosine":
         return f"{k_neighbours}-NN cosine"
     return get(method).label
@@ -148,7 +148,7 @@ class FoldScores:
     """The discrepancies of one (method, vocabulary size, fold).
 
     ``scores[i, j]`` is the score of test work ``test[i]`` (a row of the collection) for
-    candidate author ``columns[j]``, as the method of :data:`hclib.methods.METHODS` computes it.
+    candidate author ``columns[j]``, as the method of :data:`hclib.attribution.methods.METHODS` computes it.
     Smaller is closer.
     """
 
@@ -322,7 +322,7 @@ def run_benchmark(
     vocab_sizes
         The vocabulary sizes ``N``; each must be at most the number of columns.
     methods
-        Names from :data:`hclib.methods.METHODS`; default all of the paper's comparison
+        Names from :data:`hclib.attribution.methods.METHODS`; default all of the paper's comparison
         (those with ``benchmark=True``).
     n_folds, seed, folds, groups
         Cross-validation: :func:`stratified_folds` with this seed (``groups`` may be a sequence
@@ -337,7 +337,7 @@ def run_benchmark(
         ``dask.distributed.Client`` (the count table is scattered to every worker once; the
         workers need ``hclib`` installed).
     max_memory_mb
-        Memory budget of one :func:`~hclib.matrix.discrepancy_matrix` call (per process).
+        Memory budget of one :func:`~hclib.engine.matrix.discrepancy_matrix` call (per process).
     progress
         tqdm progress bar over tasks: ``None`` shows it once the run takes over 2 s.
     rank_on_training
@@ -630,7 +630,7 @@ def hc_dagger_diagnostics(doc_counts: np.ndarray, author_counts: np.ndarray,
     HC† maximises the HC score over the ranks :math:`i \le \lfloor\gamma_0 N\rfloor` whose
     P-value is at least :math:`1/N`; HC* over all of them. They differ only when HC*'s maximum
     sits at a P-value below :math:`1/N` while some rank qualifies. When no rank qualifies, the
-    cutoff is dropped (:func:`hclib.hc.higher_criticism`) and HC† is HC*. Computed one document
+    cutoff is dropped (:func:`hclib.formulas.hc.higher_criticism`) and HC† is HC*. Computed one document
     at a time from the exact allocation P-values.
     """
     docs, corpora = check_count_matrices(doc_counts, author_counts,

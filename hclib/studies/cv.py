@@ -70,8 +70,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._checks import as_counts, check_gamma
-from ..discrepancy import hc_discrepancy
+from hclib._checks import as_counts, check_gamma
+from hclib.formulas.discrepancy import hc_discrepancy
 
 __all__ = [
     "SHIFT",
@@ -585,13 +585,13 @@ def tag_share(
     """How often each vocabulary word is tagged with one of ``tags`` in ``texts``.
 
     Returns ``(share, seen)``: for each word, the fraction of its occurrences that the POS
-    tagger of :mod:`hclib.cleaning` tags with one of ``tags`` (default: proper nouns and
-    cardinal numbers, :data:`hclib.cleaning.DROPPED_TAGS`), and the number of occurrences seen
+    tagger of :mod:`hclib.texts.cleaning` tags with one of ``tags`` (default: proper nouns and
+    cardinal numbers, :data:`hclib.texts.cleaning.DROPPED_TAGS`), and the number of occurrences seen
     (``share`` is NaN for a word never seen). This marks the words of a fixed vocabulary that
     are mostly names or numbers, for count tables that were made without tagging.
     """
-    from ..cleaning import DROPPED_TAGS, tag_text
-    from ..text import tokenize
+    from hclib.texts.cleaning import DROPPED_TAGS, tag_text
+    from hclib.texts.tokens import tokenize
 
     dropped = frozenset(DROPPED_TAGS if tags is None else tags)
     index = {w: i for i, w in enumerate(vocabulary)}

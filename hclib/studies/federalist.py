@@ -5,17 +5,17 @@ from, the way :func:`hclib.corpora.gutenberg.load_collection` does for the Guten
 
 1. the papers the paper studies (:func:`hclib.corpora.federalist.federalist_study_papers`: the first 77, by
    Hamilton, by Madison and the 12 disputed ones; 69 rows);
-2. their tokens, cleaned by :mod:`hclib.cleaning` with proper names and cardinal numbers removed
+2. their tokens, cleaned by :mod:`hclib.texts.cleaning` with proper names and cardinal numbers removed
    (the paper's rule) or, with ``remove_names_numbers=False`` and no lemmatisation, plain
-   :func:`hclib.text.tokenize`;
+   :func:`hclib.texts.tokens.tokenize`;
 3. the vocabulary :math:`W`: the union of the ``top_words`` most frequent words of Hamilton's
-   and of Madison's known papers (:func:`hclib.text.union_most_frequent`), ranked by pooled
+   and of Madison's known papers (:func:`hclib.texts.tokens.union_most_frequent`), ranked by pooled
    count, so the disputed papers play no part in choosing it;
 4. the (papers × :math:`W`) counts and the two author corpora, with each paper's corpus index
    (-1 for a disputed paper) for leave-one-out (:func:`hclib.corpus_counts` with ``keep``).
 
 POS tagging takes several seconds, so the tagged papers are cached on disk in hclib's cache
-folder (:func:`hclib.corpora.fetch.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
+folder (:func:`hclib.downloads.fetch.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
 and the NLTK version) and every built study is kept for the rest of the process. A cache that
 cannot be written is skipped silently; a damaged cache file is re-computed. The arrays of a
 study are read-only, so a chapter cannot change them for the next one.
@@ -36,11 +36,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..corpora.federalist import federalist_study_papers
-from ..corpora.fetch import cache_dir
-from ..cleaning import clean_tagged, require_tokens, tag_text
-from ..matrix import compared_corpora, corpus_counts
-from ..text import count_matrix, group_documents, tokenize, union_most_frequent
+from hclib.corpora.federalist import federalist_study_papers
+from hclib.downloads.fetch import cache_dir
+from hclib.texts.cleaning import clean_tagged, require_tokens, tag_text
+from hclib.engine.matrix import compared_corpora, corpus_counts
+from hclib.texts.tokens import count_matrix, group_documents, tokenize, union_most_frequent
 
 __all__ = ["CANDIDATES", "FederalistStudy", "federalist_study"]
 
@@ -127,7 +127,7 @@ def federalist_study(
     process for each setting (the tagging is also cached on disk); see the module docstring.
 
     Raises ``ValueError`` for a ``top_words`` that is not a positive integer, and
-    :class:`hclib.cleaning.NLTKResourceError` when cleaning needs NLTK data that is missing.
+    :class:`hclib.texts.cleaning.NLTKResourceError` when cleaning needs NLTK data that is missing.
     """
     if isinstance(top_words, bool) or not isinstance(top_words, (int, np.integer)) \
             or top_words < 1:
@@ -180,7 +180,7 @@ def _cache_file(texts: Sequence[str]) -> Path:
 
 
 def _tagged(texts: Sequence[str]) -> Tagged:
-    """:func:`hclib.cleaning.tag_text` of every text, read from or written to the disk cache."""
+    """:func:`hclib.texts.cleaning.tag_text` of every text, read from or written to the disk cache."""
     path = _cache_file(texts)
     try:
         with gzip.open(path, "rt", encoding="utf-8") as f:

@@ -3,7 +3,7 @@ the official character-n-gram SVM baseline.
 
 The HC pipeline (Kipnis, subsection "Authorship Attribution Challenge"), per problem:
 
-1. every text is cleaned by :func:`hclib.cleaning.clean_tokens`: proper names and cardinal numbers
+1. every text is cleaned by :func:`hclib.texts.cleaning.clean_tokens`: proper names and cardinal numbers
    (Penn tags ``NNP``, ``NNPS``, ``CD``) are removed and every word is replaced by its WordNet
    lemma;
 2. a document is the bag of its word n-grams of orders 1, 2 and 3 (:func:`ngram_items`), formed
@@ -43,16 +43,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import protocols as _protocols
-from ..calibration import attribute_by_rank
-from ..features import Features, char_ngram_counts
-from ..matrix import corpus_counts
-from ..methods import get
-from ..protocols import (N_WORDS, ORDERS, PAPER_CODE_NUMBERS,
+from hclib.texts import protocols as _protocols
+from hclib.calibration import attribute_by_rank
+from hclib.texts.features import Features, char_ngram_counts
+from hclib.engine.matrix import corpus_counts
+from hclib.attribution.methods import get
+from hclib.texts.protocols import (N_WORDS, ORDERS, PAPER_CODE_NUMBERS,
                          PAPER_CODE_OTHER_WORDS, PROTOCOLS, Protocol, TokenCache, get_protocol,
                          paper_code_ignored_words, protocol_tables, vary)
-from ..sources import text_files
-from ..text import count_matrix, most_frequent
+from hclib.texts.sources import text_files
+from hclib.texts.tokens import count_matrix, most_frequent
 from .published import PAN_PAPER_ACCURACY as PAPER_ACCURACY
 from .published import PAN_PAPER_MEAN_F1 as PAPER_MEAN_F1
 
@@ -104,7 +104,7 @@ __all__ = [
 #: The answer for "none of the candidates" in PAN's format.
 UNK = "<UNK>"
 # ORDERS, N_WORDS, TokenCache, Protocol, PROTOCOLS, get_protocol, vary and the names list live
-# in hclib.protocols (the library's one pipeline) and are re-exported here.
+# in hclib.texts.protocols (the library's one pipeline) and are re-exported here.
 
 #: The official scores of the PAN 2018 baseline on the English test problems:
 #: candidates -> (macro-F1, accuracy); and its mean macro-F1 over the four problems.
@@ -193,7 +193,7 @@ def pan_scores(
 
 def ngram_items(tokens: Sequence[str], orders: Sequence[int] = ORDERS) -> list[str]:
     """All word n-grams of ``tokens`` of the given orders, concatenated (order by order);
-    :meth:`hclib.features.Features.grams` of ``words`` with these orders."""
+    :meth:`hclib.texts.features.Features.grams` of ``words`` with these orders."""
     if not orders:
         raise ValueError("orders must name at least one n-gram order")
     return Features("words", tuple(orders)).grams(tokens)
@@ -205,7 +205,7 @@ def ngram_vocabulary(
     """The ``n_words`` most frequent word n-grams (of ``orders``) pooled over the known texts.
 
     All orders compete in one ranking by pooled count; ties are broken alphabetically, so the
-    result does not depend on the order of the texts (:func:`hclib.text.most_frequent`).
+    result does not depend on the order of the texts (:func:`hclib.texts.tokens.most_frequent`).
     """
     if len(known_tokens) == 0:
         raise ValueError("no known texts to build the vocabulary from")
@@ -246,7 +246,7 @@ def hc_attribute(
 ) -> HCAttribution:
     r"""Attribute every unknown text to a candidate by HC-discrepancy (module docstring, 2-4).
 
-    ``measure`` may be any method of :data:`hclib.methods.METHODS` (default HC†); for the
+    ``measure`` may be any method of :data:`hclib.attribution.methods.METHODS` (default HC†); for the
     general tool on raw texts see :func:`hclib.attribute`.
     The vocabulary comes from the known texts only. Rule "min":
     :math:`\arg\min_a \mathrm{HC}_{D|\mathcal{C}_a}`; rule "rank": the smallest relative rank of
@@ -531,7 +531,7 @@ def _protocol_tables(known_tokens, known_authors, unknown_tokens, proto: Protoco
                      candidates, problem: str, grams: dict | None = None
                      ) -> tuple[list, np.ndarray, np.ndarray]:
     """Candidates and the known and unknown count tables of one problem
-    (:func:`hclib.protocols.protocol_tables`; ``grams`` memoises the n-grams across the problems
+    (:func:`hclib.texts.protocols.protocol_tables`; ``grams`` memoises the n-grams across the problems
     and protocols of one :func:`compare_protocols`)."""
     where = f"{problem}: " if problem else ""
     known_authors = list(known_authors)
@@ -551,7 +551,7 @@ def _protocol_tables(known_tokens, known_authors, unknown_tokens, proto: Protoco
 def _protocol_scores(cands: list, known: np.ndarray, known_authors, unknown: np.ndarray,
                      proto: Protocol) -> np.ndarray:
     """(unknown texts × ``cands``) HC† of the registry with the protocol's P-value, minimum
-    count and γ0 (:meth:`hclib.methods.Method.score`, as :func:`hclib.attribute` does)."""
+    count and γ0 (:meth:`hclib.attribution.methods.Method.score`, as :func:`hclib.attribute` does)."""
     labels = list(known_authors)
     d = get("hc_dagger").score(unknown, known, labels, gamma=proto.gamma,
                                **proto.score_options)
@@ -562,7 +562,7 @@ def _protocol_scores(cands: list, known: np.ndarray, known_authors, unknown: np.
 def ignored_words(
     collection: pd.DataFrame, cache: TokenCache | None = None
 ) -> tuple[set[str], str]:
-    """:func:`hclib.protocols.ignored_words` of the collection's known texts: the words the
+    """:func:`hclib.texts.protocols.ignored_words` of the collection's known texts: the words the
     ``"list"`` name removal keeps out of the vocabulary, and their source (``"AuthAttLib
     list"``, or ``"POS stand-in"`` when the names list cannot be had)."""
     known = collection[collection.role == "known"].text.unique()
@@ -593,7 +593,7 @@ def compare_protocols(
 
     Protocols that differ only in the P-value, ``min_count`` and ``gamma`` share their count
     tables, which are built once per problem; tokens are shared through ``cache``. Each
-    protocol is then scored by the registry's HC† (:meth:`hclib.methods.Method.score`). Returns
+    protocol is then scored by the registry's HC† (:meth:`hclib.attribution.methods.Method.score`). Returns
     one answer frame per key of ``protocols``.
     """
     cache = cache if cache is not None else TokenCache()
@@ -691,7 +691,7 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
     candidate folders (known texts) and the unknown folder; ``ground-truth.json`` is optional.
     ``entry`` is the problem's entry of ``collection-info.json``. Every name must be a folder
     inside the dataset (ValueError otherwise); the texts are the ``*.txt`` regular files
-    (:func:`hclib.sources.text_files`)."""
+    (:func:`hclib.texts.sources.text_files`)."""
     try:
         name, language = entry["problem-name"], entry.get("language", "")
     except (TypeError, KeyError, AttributeError):
@@ -775,7 +775,7 @@ def open_set_study(
     ``macro_f1`` (PAN 2019 semantics, :func:`pan_scores`) of both answer sets (``closed_*``,
     ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
     """
-    from ..attribution import attribute
+    from hclib.attribution.pipeline import attribute
 
     rng = np.random.default_rng(seed)
     rows = []
@@ -816,9 +816,9 @@ def features_collection(
 ) -> pd.DataFrame:
     """Min-rule answers of a registry ``method`` on any feature set, for every problem.
 
-    Per problem: the items of :mod:`hclib.features` (e.g. ``"chars:3"``), the ``n_words`` most
+    Per problem: the items of :mod:`hclib.texts.features` (e.g. ``"chars:3"``), the ``n_words`` most
     frequent items of the known texts (ties alphabetically), each candidate's corpus, and the
-    candidate with the smallest discrepancy (:meth:`hclib.methods.Method.score`). No cleaning.
+    candidate with the smallest discrepancy (:meth:`hclib.attribution.methods.Method.score`). No cleaning.
     Columns ``problem``, ``doc_id``, ``author`` (the truth) and ``answer``.
     """
     cache = cache if cache is not None else TokenCache()

@@ -28,8 +28,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._checks import check_table_pair
-from ..pvalues import allocation_null
+from hclib._checks import check_table_pair
+from hclib.formulas.pvalues import allocation_null
 
 __all__ = [
     "FEDERALIST_OVERLAP",
@@ -129,9 +129,9 @@ def paper_table() -> pd.DataFrame:
 def paper_results() -> pd.DataFrame:
     """The paper's ``all_results.csv`` (full precision): ``method``, ``N``, ``accuracy``, ``std``.
 
-    Read through :func:`hclib.corpora.fetch.data_file` (``gutenberg/paper/all_results.csv``).
+    Read through :func:`hclib.downloads.fetch.data_file` (``gutenberg/paper/all_results.csv``).
     """
-    from ..corpora.fetch import data_file
+    from hclib.downloads.fetch import data_file
 
     raw = pd.read_csv(data_file("gutenberg/paper/all_results.csv"))
     out = pd.DataFrame({

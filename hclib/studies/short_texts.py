@@ -4,20 +4,20 @@ Run: ``python -m hclib.studies.short_texts`` (writes :data:`RESULTS`, a small CS
 
 Design, fixed before the runs
 -----------------------------
-Every HC configuration is a P-value of :data:`hclib.pvalues.PVALUES` (``distance``,
+Every HC configuration is a P-value of :data:`hclib.formulas.pvalues.PVALUES` (``distance``,
 ``probability``, ``midp``, ``ztest``, ``gtest``) × a statistic of
-:data:`hclib.statistics.STATISTICS` (``hc_dagger``, ``hc_star``, ``hc_beta``, ``berk_jones``,
+:data:`hclib.formulas.statistics.STATISTICS` (``hc_dagger``, ``hc_star``, ``hc_beta``, ``berk_jones``,
 ``fisher``) × a feature set, :math:`\gamma_0 = 0.25`, the 3,000 most frequent items of the
 known texts, each candidate's corpus the sum of its known texts, the answer the candidate with
 the smallest statistic. The P-values of each (cell, feature set, P-value) are computed once and
 every statistic is applied to them. Beside them: Cosine Delta and Burrows' Delta (the 300 most
-frequent items, :mod:`hclib.stylometry`) and, where texts are at hand at a reasonable cost,
+frequent items, :mod:`hclib.formulas.stylometry`) and, where texts are at hand at a reasonable cost,
 the PAN 2018 character 3-gram SVM (:func:`hclib.studies.pan.char_ngram_baseline`).
 
 The cells (the project's own collections only):
 
 * ``pan18``: PAN 2018, training and test collections (English), all 6 problems pooled;
-  feature sets ``words``, ``words+punct``, ``chars:3`` (:mod:`hclib.features`).
+  feature sets ``words``, ``words+punct``, ``chars:3`` (:mod:`hclib.texts.features`).
 * ``federalist``: the 57 papers of Hamilton and Madison, leave-one-out; the same three
   feature sets.
 * ``gutenberg``: the 55-author Gutenberg collection (works × 3,000 most common English words
@@ -54,7 +54,7 @@ Selection rule (written and committed before the comparison was run):
 Outcome (added after the run; the rule above is as committed before it): the rule chose
 Fisher's combination of the exact allocation P-values (``distance``, ``fisher``; mean rank
 4.44 of 25, the paper's HC† 13.81), registered as the method ``"fisher"``
-(:data:`hclib.methods.RECOMMENDED_HC`). Its accuracy exceeds HC†'s at every length of the
+(:data:`hclib.attribution.methods.RECOMMENDED_HC`). Its accuracy exceeds HC†'s at every length of the
 sweep (at 5,000 words by one piece of 99). ``python -m hclib.studies.short_texts
 --check-folds`` repeats the Gutenberg cells on folds 1 and 2 (:data:`FOLD_CHECK`), a check
 the choice did not see.
@@ -70,12 +70,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..matrix import corpus_counts
-from ..methods import get
-from ..protocols import TokenCache
-from ..pvalues import PVALUES, pvalues_given_totals
-from ..statistics import STATISTICS, combine_all
-from ..text import count_matrix, most_frequent
+from hclib.engine.matrix import corpus_counts
+from hclib.attribution.methods import get
+from hclib.texts.protocols import TokenCache
+from hclib.formulas.pvalues import PVALUES, pvalues_given_totals
+from hclib.formulas.statistics import STATISTICS, combine_all
+from hclib.texts.tokens import count_matrix, most_frequent
 from .pan import accuracy, char_ngram_baseline, macro_f1
 
 __all__ = ["SEED", "LENGTHS", "FEATURES", "RESULTS", "FOLD_CHECK", "score_cell", "choose",
@@ -107,9 +107,9 @@ def hc_answers(unknown: np.ndarray, corpora: np.ndarray, doc_author: np.ndarray,
     """For every statistic, the index of the chosen corpus for each unknown text.
 
     ``doc_author[i] >= 0`` leaves text ``i`` out of that corpus (leave-one-out). The P-values
-    of each chunk of texts are computed once (``hclib.pvalues.pvalues_given_totals``) and
-    every statistic of :data:`hclib.statistics.STATISTICS` is applied to them."""
-    from ..matrix import compared_corpora
+    of each chunk of texts are computed once (``hclib.formulas.pvalues.pvalues_given_totals``) and
+    every statistic of :data:`hclib.formulas.statistics.STATISTICS` is applied to them."""
+    from hclib.engine.matrix import compared_corpora
 
     member = np.asarray(doc_author)
     out = {s: np.empty(unknown.shape[0], dtype=np.int64) for s in STATISTICS}
@@ -169,7 +169,7 @@ def _items_tables(known_texts, unknown_texts, feature, cache, n_items=N_ITEMS):
 
 
 def pan_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFrame:
-    from ..corpora.pan import load_pan18
+    from hclib.corpora.pan import load_pan18
     from .pan import problem_parts
 
     rows, svm = [], []
@@ -190,7 +190,7 @@ def pan_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFr
 
 def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES, svm: bool = True
                     ) -> pd.DataFrame:
-    from ..corpora.federalist import federalist_study_papers
+    from hclib.corpora.federalist import federalist_study_papers
 
     papers = federalist_study_papers()
     papers = papers[papers.author.isin(["Hamilton", "Madison"])].reset_index(drop=True)
@@ -214,7 +214,7 @@ def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES, svm: 
 
 def gutenberg_cells(lengths: Sequence[int] = LENGTHS, fold: int = 0, n_jobs: int = 1
                     ) -> pd.DataFrame:
-    from ..corpora import gutenberg
+    from hclib.corpora import gutenberg
     from .benchmark import stratified_folds
 
     coll = gutenberg.load_collection(vocabulary=N_ITEMS, n_jobs=n_jobs)

@@ -13,7 +13,7 @@
 Size-matched leave-one-out (issue 23, written before any comparison was run). With a work left
 out, the own author's corpus holds one work and every other author's two, and a discrepancy
 finds more differences against a larger corpus, so the own author looks closer than it would
-in a real dispute. The variants of :func:`hclib.loo.grouped_loo_table` (``attribute``'s
+in a real dispute. The variants of :func:`hclib.attribution.loo.grouped_loo_table` (``attribute``'s
 ``loo_match``) compared on :func:`fold_verdicts` (12 authors, 3 works, 4 pieces of 2,000
 words, default method ``fisher``):
 
@@ -105,7 +105,7 @@ Cosine Delta  .285   .451   .618   .715   .778   .812   .833   .847   .910   .98
 ============  =====  =====  =====  =====  =====  =====  =====  =====  =====  =====  =====
 
 At :math:`r = 5/4` Fisher is 18 points under :math:`r = 1`, so :math:`R = 5/4`
-(:data:`hclib.attribution.BALANCE_RATIO`). The allocation test leans to the smaller corpus,
+(:data:`hclib.attribution.result.BALANCE_RATIO`). The allocation test leans to the smaller corpus,
 Cosine Delta to the larger (an author's mean profile from shorter texts is noisier, which
 moves it away from every text). The lean comes from the works. On synthetic authors whose
 texts all share one word distribution (3 authors, 3 seeds × 3 spreads of their word rates,
@@ -120,7 +120,7 @@ confirmation sets). Exploration on the chapter's 12 authors and on PAN 2018's *t
 problems (the only runs made before this was written): with a work left out, ``"none"``
 (own author one work fewer: 92.0 %) and ``"group"`` (every candidate one work fewer:
 60.1 %) bracket the disputed accuracy (72.2 %) from both sides; their midpoint,
-``loo_match="bracket"`` (:func:`hclib.loo.loo_matches`; the confidence fitted on both
+``loo_match="bracket"`` (:func:`hclib.attribution.loo.loo_matches`; the confidence fitted on both
 tables), gave 76.0 % (bias +3.8 points, mean absolute fold gap 5.6) and ECE 0.057 there; on
 ungrouped texts ``"bracket"`` is ``"group"`` alone, which lowered ECE on PAN 2018 training
 from 0.159 to 0.106. These numbers chose the variant, so they cannot confirm it.
@@ -181,7 +181,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..attribution import attribute
+from hclib.attribution.pipeline import attribute
 
 __all__ = ["work_pieces", "fold_verdicts", "CONFIRMATION_SKIPS", "loo_variants",
            "rebuilt_vocabulary_loo", "balance_curve",
@@ -203,7 +203,7 @@ def work_pieces(n_authors: int = 12, n_works: int = 3, pieces: int = 4,
     ``n_works`` works of at least ``pieces * piece_words`` words that follow the first
     ``skip`` such authors; their works are the first such by ``doc_id``. Pieces are
     ``piece_words`` whitespace words at evenly spaced offsets."""
-    from ..corpora import gutenberg
+    from hclib.corpora import gutenberg
 
     manifest = gutenberg.read_manifest()
     need = pieces * piece_words
@@ -267,7 +267,7 @@ def loo_variants(piece_sets: Sequence[pd.DataFrame], pan: bool = True,
     gap of the folds, the ECE of the pooled verdicts and the median ECE of a calibrated
     confidence on them (:func:`hclib.calibration.ece_if_calibrated`); with ``pan``, the ECE
     and the accuracy on PAN 2018 test (:func:`pan_verdicts`)."""
-    from ..calibration import ece_if_calibrated, expected_calibration_error
+    from hclib.calibration import ece_if_calibrated, expected_calibration_error
 
     rows = []
     for method in methods:
@@ -351,10 +351,10 @@ def balance_curve(pieces: pd.DataFrame, ratios: Sequence[float] = BALANCE_RATIOS
     every author in turn as the true one; one row per (method, ratio): the
     texts, the share right, its Wilson interval, and the mean ratio of the corpora's tokens
     inside the vocabulary (true author over the mean of the others)."""
-    from ..calibration import wilson_interval
-    from ..features import parse_features
-    from ..methods import get
-    from ..text import count_matrix
+    from hclib.calibration import wilson_interval
+    from hclib.texts.features import parse_features
+    from hclib.attribution.methods import get
+    from hclib.texts.tokens import count_matrix
 
     if not ratios or min(ratios) <= 0:
         raise ValueError(f"ratios must be positive numbers, got {list(ratios)!r}")
@@ -397,7 +397,7 @@ def balanced_draws(known: dict[Any, list[str]], unknown: Sequence[str], draws: i
     for draw ``d``: its texts in random order, the shortest prefix whose whitespace words
     reach the smallest author's total). One row per draw: the texts kept per author, the
     ratio of the largest to the smallest corpus
-    (:attr:`hclib.attribution.Attribution.corpus_tokens`), the leave-one-out accuracy, and
+    (:attr:`hclib.attribution.result.Attribution.corpus_tokens`), the leave-one-out accuracy, and
     the number of ``unknown`` texts given to each author.
     ``options`` go to :func:`hclib.attribute`."""
     if draws < 1:
@@ -429,7 +429,7 @@ def length_curve(pieces: pd.DataFrame, lengths: list[int], *,
     seeded), pooled over ``folds`` (default: every work in turn disputed), known texts
     grouped by work, no evidence floor: per length the texts, the share right, its Wilson
     interval, the median tokens inside the vocabulary and the mean confidence."""
-    from ..calibration import wilson_interval
+    from hclib.calibration import wilson_interval
 
     rng = np.random.default_rng(seed)
     folds = sorted(pieces["work"].unique()) if folds is None else list(folds)
@@ -471,7 +471,7 @@ def length_curve(pieces: pd.DataFrame, lengths: list[int], *,
 def pan_verdicts(collection: str = "test", **options: Any) -> pd.DataFrame:
     """The verdicts of every unknown text of the PAN 2018 English problems, with ``true``,
     ``right`` and ``problem`` (known texts ungrouped: PAN gives no works)."""
-    from ..corpora import load_pan18
+    from hclib.corpora import load_pan18
 
     table = load_pan18(collection)
     frames = []

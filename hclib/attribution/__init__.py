@@ -1,0 +1,19 @@
+"""The attribution tool: which of these candidates wrote each text, how sure, and why.
+
+* :mod:`~hclib.attribution.pipeline`: :func:`attribute` (``hclib.attribute``), from raw texts
+  or folders to verdicts in one call.
+* :mod:`~hclib.attribution.result`: what it returns, :class:`Attribution` (verdicts, the
+  accuracy on the known texts, the words behind a verdict).
+* :mod:`~hclib.attribution.render`: the result as a text table, a data frame and JSON.
+* :mod:`~hclib.attribution.options`: the defaults and checks of the options, and the labels
+  a verdict can carry.
+* :mod:`~hclib.attribution.methods`: the one registry of attribution methods (HC†, Fisher,
+  Delta, ...) and how each scores a text against the candidates.
+* :mod:`~hclib.attribution.loo`: the (grouped, size-matched) leave-one-out of the known texts
+  behind the accuracy and the calibration (:mod:`hclib.calibration`).
+"""
+
+from .pipeline import attribute
+from .result import Accuracy, Attribution, Explanation
+
+__all__ = ["Accuracy", "Attribution", "Explanation", "attribute"]

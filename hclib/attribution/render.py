@@ -1,0 +1,180 @@
+"""An attribution rendered: the text table of the command line, its summary and footer, the
+explained words, a data frame (for CSV) and JSON.
+
+Functions of an :class:`~hclib.attribution.result.Attribution`, which calls them in its
+``summary_lines``, ``to_frame`` and ``to_json``; nothing here computes a verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from .options import DEFAULT_METHOD, DEFAULT_NOTE
+
+if TYPE_CHECKING:  # annotations only: the result imports this module
+    from .result import Attribution
+
+__all__ = ["COLUMN_HELP", "COLUMN_LABELS", "TABLE_WIDTH", "footer", "render_table", "shorten",
+           "summary_lines", "to_frame", "to_json", "top_words"]
+
+#: One-line explanations of the columns of the ``attribute`` table (keys: the columns of
+#: :attr:`hclib.attribution.result.Attribution.verdicts`); the footer and the help print those shown.
+COLUMN_HELP: dict[str, str] = {
+    "author": "the candidate chosen (by --rule; <UNK>: none of them, by --reject)",
+    "runner_up": "the second candidate by the same rule",
+    "margin": "how far the runner-up is behind the author, in the rule's units "
+              "(discrepancy, or rank); larger = a clearer verdict",
+    "discrepancy": "the method's discrepancy between the text and the author's known texts; "
+                   "smaller = closer",
+    "rank_score": "the text's discrepancy ranked among those of the author's own known "
+                  "texts (each left out in turn), as a share: near 1 = further than all",
+    "tokens": "the text's tokens (items of the feature set)",
+    "in_vocabulary": "its tokens inside the vocabulary: the evidence the verdict rests on",
+    "confidence": "estimated probability that the author is right (learned from the known "
+                  "texts' leave-one-out verdicts)",
+    "status": "attributed, rejected, tie, or insufficient evidence (below --min-tokens)",
+}
+#: How a column of :attr:`hclib.attribution.result.Attribution.verdicts` is headed in the table.
+COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
+#: The width of the ``attribute`` table without ``--wide``.
+TABLE_WIDTH = 80
+
+
+
+def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
+    """The verdicts as a text table, any columns: real numbers with 3 decimals, names longer
+    than a third of ``width`` shortened in the middle, and the columns wrapped into blocks so
+    that no line exceeds ``width`` (``None``: everything, in full)."""
+    cols = [("text", [str(i) for i in verdicts.index], False)]
+    for c in verdicts.columns:
+        values = verdicts[c]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        real = pd.api.types.is_float_dtype(values)
+        cells = [f"{v:.3f}" if real and pd.notna(v) else str(v) for v in values]
+        cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
+    if width is not None:   # text columns shortened to a third of the width (at least 12)
+        cap = max(12, (width - 4) // 3)
+        cols = [(h, cells if num else [shorten(v, cap) for v in cells], num)
+                for h, cells, num in cols]
+    widths = [max(len(h), *map(len, cells)) for h, cells, _ in cols]
+    blocks, current, used = [], [], widths[0]
+    for k in range(1, len(cols)):
+        if width is not None and current and used + 2 + widths[k] > width:
+            blocks.append(current)
+            current, used = [], widths[0]
+        current.append(k)
+        used += 2 + widths[k]
+    blocks.append(current)
+    out = []
+    for block in blocks:
+        ks = [0, *block]
+        def cell(k: int, v: str) -> str:
+            return v.rjust(widths[k]) if cols[k][2] else v.ljust(widths[k])
+        lines = ["  ".join(cell(k, cols[k][0]) for k in ks).rstrip()]
+        lines += ["  ".join(cell(k, cols[k][1][i]) for k in ks).rstrip()
+                  for i in range(len(verdicts))]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+
+def shorten(text: str, limit: int | None) -> str:
+    """``text`` cut in the middle to ``limit`` characters (with ``...``) when longer."""
+    if limit is None or len(text) <= limit:
+        return text
+    keep = max(limit - 3, 2)
+    return text[: (keep + 1) // 2] + "..." + text[len(text) - keep // 2:]
+
+
+
+def footer(columns, width: int | None) -> str:
+    lines = []
+    for c in columns:
+        if c in COLUMN_HELP:
+            line = f"{COLUMN_LABELS.get(c, c)}: {COLUMN_HELP[c]}"
+            lines.append(textwrap.fill(line, width, subsequent_indent="  ") if width else line)
+    return "\n".join(lines)
+
+
+
+def top_words(result: Attribution, name: str, n: int, arrow: str = "→") -> str:
+    words = result.explain(name).words.head(n)
+    return ", ".join(f"{w} {arrow} {a}" for w, a in zip(words["word"], words["leans_to"]))
+
+
+
+def summary_lines(result: Attribution) -> list[str]:
+    """What the command line prints under the table: the setting, the accuracy, the
+    methods compared by ``method="auto"``, the advice about another method and the
+    corpus-balance warning."""
+    setting = "" if result.protocol is None else (
+        f" (protocol {result.protocol.name}"
+        + (f"; names kept out of the vocabulary: {result.names_source}"
+           if result.names_source != "none" else "") + ")")
+    lines = [f"{result.method.label}, features {result.features}, a vocabulary of "
+             f"{len(result.vocabulary)} items{setting}", str(result.accuracy)]
+    if result.protocol is None and result.method.name == DEFAULT_METHOD[0] != "hc_dagger":
+        lines.insert(1, DEFAULT_NOTE)
+    if result.method_scores is not None:
+        lines.append("method=auto compared (grouped leave-one-out accuracy on the known "
+                     "texts): " + "; ".join(
+                         f"{row.method} on {row.features} {row.accuracy:.1%}"
+                         + (" (chosen)" if row.chosen else "")
+                         for row in result.method_scores.itertuples()))
+    if result.advice:
+        lines.append(result.advice)
+    if result.balance:
+        lines.append(result.balance)
+    floor = int((result.verdicts["status"] == "insufficient evidence").sum())
+    if floor:
+        lines.append(f"{floor} text(s) have fewer than {result.min_tokens} tokens inside the "
+                     "vocabulary: insufficient evidence, no author given")
+    return lines
+
+
+def to_frame(result: Attribution) -> pd.DataFrame:
+    """One row per text, with the verdict and the discrepancy to every candidate."""
+    d = result.table.add_prefix("d: ")
+    return pd.concat([result.verdicts, d], axis=1).rename_axis("text")
+
+
+def to_json(result: Attribution, **kwargs: Any) -> str:
+    """The settings, the accuracy on the known texts and every text's verdict and
+    discrepancies, as JSON."""
+    def num(v: Any) -> Any:
+        v = v.item() if hasattr(v, "item") else v
+        return None if isinstance(v, float) and not math.isfinite(v) else v
+
+    verdicts = result.verdicts
+    texts = []
+    for name, row in verdicts.iterrows():
+        entry = {"text": str(name), **{k: num(v) for k, v in row.items()}}
+        entry["discrepancies"] = {str(c): num(v) for c, v in result.table.loc[name].items()}
+        texts.append(entry)
+    acc = result.accuracy
+    payload = {
+        "method": result.method.name, "features": str(result.features),
+        "vocabulary_size": len(result.vocabulary), "rule": result.rule, "reject": result.reject,
+        "reject_by": result.reject_by, "min_tokens": result.min_tokens,
+        "gamma": result.gamma, "candidates": [str(c) for c in result.candidates],
+        "protocol": None if result.protocol is None else result.protocol.name,
+        "names_source": result.names_source,
+        "loo_accuracy": num(result.loo_accuracy),
+        "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
+                     "texts": acc.n, "groups": acc.groups, "low": num(acc.low),
+                     "high": num(acc.high), "of": acc.of,
+                     "between": None if acc.between is None else list(acc.between)},
+        "methods_compared": None if result.method_scores is None else [
+            {k: num(v) for k, v in row.items()}
+            for row in result.method_scores.to_dict("records")],
+        "advice": result.advice,
+        "corpus_tokens": {str(a): int(n) for a, n in result.corpus_tokens.items()},
+        "balance": result.balance,
+        "texts": texts,
+    }
+    return json.dumps(payload, ensure_ascii=False, **kwargs)

@@ -1,0 +1,260 @@
+r"""What a text is counted as: the tokenizer options shared by every entry point.
+
+A *feature set* turns a raw text into the list of items whose counts form its word-frequency
+table. It is written as a spec string ``KIND[:ORDERS]`` and parsed in one place,
+:func:`parse_features`, into a frozen :class:`Features`:
+
+``words``
+    The tokens of :func:`hclib.texts.tokens.tokenize`: maximal runs of Unicode letters, lower-cased,
+    apostrophes inside a word kept (``don't``), digits and every other character dropped.
+    One-letter words (``a``, ``i``) are tokens. This is the book's default.
+``words+punct``
+    The same words, and in text order between them each occurrence of one of the punctuation
+    marks of the paper's PAN code, ``. ! ? % ( ) ; , : - " ``` (period, exclamation and
+    question mark, per cent, parentheses, semicolon, comma, colon, hyphen, ASCII double quote,
+    backtick), each mark one token. Typographic quotes (“ ”) and other symbols are not tokens.
+    This keeps every word of ``words``, one-letter words included.
+``paper-tokens``
+    The exact token rule of the paper's 2019 PAN code: scikit-learn's ``CountVectorizer`` with
+    ``lowercase=True`` and ``token_pattern=r"\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]"`` (see
+    :data:`PAPER_TOKEN_PATTERN`), i.e. the lower-cased text split into runs of at least two
+    word characters (letters, digits, underscore) and the single characters of the class. So
+    digits are words (``1787``), ``don't`` is ``don`` (the ``t`` is a one-letter run and not
+    kept), and of the one-letter words only ``a`` survives (``i`` is dropped).
+``chars``
+    Character n-grams of the text in Unicode NFC form, case kept, every run of white space
+    (a single line break too) replaced by one space; n-grams span word boundaries,
+    punctuation and digits. (scikit-learn's ``analyzer="char"``, used by the PAN baseline,
+    collapses only runs of two or more white-space characters and does not normalise.)
+
+``ORDERS`` gives the n-gram orders: ``3`` or ``1-3`` or ``1,3`` (default ``1``; for ``chars``
+an order is required, e.g. ``chars:3``). For the word kinds, an n-gram is ``n`` consecutive
+tokens joined by one space, and all orders are pooled in one list, order by order
+(``words:1-3`` = unigrams, then bigrams, then trigrams). So ``"words+punct:1-3"`` is the
+paper's PAN feature set without its cleaning steps. Orders are bounded by
+:data:`MAX_ORDER` (10): a longer n-gram is almost never repeated, and the bound keeps a
+mistyped spec (``words:1-1000000000``) from exhausting memory.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from tqdm import tqdm
+
+from .tokens import _normalise, ngrams, tokenize
+
+__all__ = ["KINDS", "MAX_ORDER", "PAPER_TOKEN_PATTERN", "Features", "parse_features",
+           "char_ngram_counts"]
+
+#: The largest n-gram order a feature set may use (module docstring).
+MAX_ORDER = 10
+
+Kind = Literal["words", "words+punct", "paper-tokens", "chars"]
+#: The feature kinds, with a one-line description each (the module docstring gives the rules).
+KINDS: dict[str, str] = {
+    "words": "words (letters, lower-cased; hclib.texts.tokens.tokenize)",
+    "words+punct": "words and the punctuation marks . ! ? % ( ) ; , : - \" ` as tokens",
+    "paper-tokens": "the paper's 2019 PAN token pattern, exactly (two-letter words, 'a', marks)",
+    "chars": "character n-grams (case kept, white space collapsed)",
+}
+
+#: The token pattern of the paper's 2019 PAN code (applied to the lower-cased text).
+PAPER_TOKEN_PATTERN = r"\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]"
+_PAPER_RE = re.compile(PAPER_TOKEN_PATTERN)
+_PUNCT = ".!?%();,:-\"`"
+# A word of hclib.texts.tokens.tokenize, or one punctuation mark of the paper's class.
+_WORD_OR_PUNCT = re.compile(r"(?P<word>[^\W\d_]+(?:'[^\W\d_]+)*)|(?P<punct>[.!?%();,:\-\"`])")
+_SPACE = re.compile(r"\s+")
+
+
+def _orders(text: str, spec: str) -> tuple[int, ...]:
+    orders: list[int] = []
+    for part in text.split(","):
+        lo, sep, hi = part.strip().partition("-")
+        try:
+            first, last = int(lo), int(hi) if sep else int(lo)
+        except ValueError:
+            raise ValueError(f"features {spec!r}: orders must look like 3, 1-3 or 1,3, "
+                             f"got {text!r}") from None
+        if first < 1 or last < first:
+            raise ValueError(f"features {spec!r}: orders must be positive and ranges increasing, "
+                             f"got {text!r}")
+        if last > MAX_ORDER:
+            raise ValueError(f"features {spec!r}: n-gram orders go up to {MAX_ORDER}, "
+                             f"got {last}")
+        orders.extend(range(first, last + 1))
+    return tuple(sorted(set(orders)))
+
+
+@dataclass(frozen=True)
+class Features:
+    """A feature set: the token rule ``kind`` and the n-gram ``orders`` (module docstring)."""
+
+    kind: Kind = "words"
+    orders: tuple[int, ...] = (1,)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown feature kind {self.kind!r}; choose one of {list(KINDS)}")
+        orders = tuple(self.orders)
+        if not orders or any(isinstance(n, bool) or not isinstance(n, int) or n < 1
+                             for n in orders):
+            raise ValueError(f"feature orders must be positive integers, got {self.orders!r}")
+        if max(orders) > MAX_ORDER:
+            raise ValueError(f"feature orders go up to {MAX_ORDER} (hclib.texts.features.MAX_ORDER), "
+                             f"got {max(orders)}")
+        object.__setattr__(self, "orders", tuple(sorted(set(orders))))
+
+    def __str__(self) -> str:
+        """The spec string, e.g. ``"words+punct:1-3"`` (round-trips through parse_features)."""
+        o = self.orders
+        if o == (1,) and self.kind != "chars":
+            return self.kind
+        if o == tuple(range(o[0], o[-1] + 1)) and len(o) > 1:
+            return f"{self.kind}:{o[0]}-{o[-1]}"
+        return f"{self.kind}:{','.join(map(str, o))}"
+
+    def tokens(self, text: str) -> list[str]:
+        """The unigram tokens of ``text`` (characters for ``chars``)."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if self.kind == "words":
+            return tokenize(text)
+        if self.kind == "words+punct":
+            out: list[str] = []
+            for m in _WORD_OR_PUNCT.finditer(_normalise(text)):
+                # tokenize normalises and drops numeric characters exactly as for "words"
+                out.extend(tokenize(m.group()) if m.lastgroup == "word" else [m.group()])
+            return out
+        if self.kind == "paper-tokens":
+            return _PAPER_RE.findall(text.lower())
+        return list(_chars_text(text))
+
+    def grams(self, tokens: Sequence[str]) -> list[str]:
+        """The n-grams of the orders of already tokenised ``tokens``, pooled order by order.
+
+        Word n-grams are joined by one space; character n-grams are joined without one.
+        """
+        if self.kind == "chars":
+            chars = "".join(tokens)
+            return [chars[i : i + n] for n in self.orders for i in range(len(chars) - n + 1)]
+        if len(self.orders) == 1:  # one order: no pooling copy
+            return ngrams(tokens, self.orders[0])
+        return [item for n in self.orders for item in ngrams(tokens, n)]
+
+    def items(self, text: str) -> list[str]:
+        """The items of ``text`` that are counted: the n-grams of its tokens."""
+        return self.grams(self.tokens(text))
+
+
+def _chars_text(text: str) -> str:
+    """The text as kind ``chars`` reads it: NFC, every run of white space one space."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text))
+
+
+def _char_bits(n: int) -> int:
+    """Bits per character in a packed n-gram id: 21 (every code point) up to n = 3, else 16."""
+    if n * 21 <= 64:
+        return 21
+    if n * 16 <= 64:
+        return 16
+    raise ValueError(f"character n-grams are counted up to n = 4, got n = {n}")
+
+
+def _char_tally(job: tuple[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct packed ids of a text's character n-grams and their counts."""
+    text, n = job
+    codes = np.frombuffer(_chars_text(text).encode("utf-32-le"), dtype=np.uint32)
+    bits = _char_bits(n)
+    if bits < 21 and codes.size and int(codes.max()) >= 1 << bits:
+        raise ValueError(f"character {n}-grams are counted for characters up to U+FFFF; the "
+                         f"text holds {chr(int(codes.max()))!r}")
+    ids = np.zeros(max(codes.size - n + 1, 0), dtype=np.uint64)
+    for i in range(n):
+        ids = (ids << np.uint64(bits)) | codes[i : codes.size - n + 1 + i].astype(np.uint64)
+    return np.unique(ids, return_counts=True)
+
+
+def char_ngram_counts(
+    texts: Iterable[str], n: int, n_items: int, *, n_jobs: int = 1,
+    progress: bool | None = False,
+) -> tuple[np.ndarray, list[str]]:
+    """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
+
+    The n-grams are those of kind ``chars`` (``Features.items`` of ``chars:n``: NFC, white
+    space runs as one space, case kept), counted with NumPy on packed code points, one text at
+    a time, so ``texts`` may be a generator of book-length texts (``n_jobs`` processes count
+    them; at most ``4 n_jobs`` texts are held at once). The items are ranked by pooled count,
+    ties in code-point (alphabetical) order, as :func:`hclib.texts.tokens.most_frequent`. Returns the
+    (texts × items) count matrix and the items, most frequent first. ``n`` is 1 to 4
+    (characters beyond U+FFFF raise ``ValueError`` for ``n = 4``).
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n_items < 1:
+        raise ValueError(f"n and n_items must be positive integers, got n={n!r}, "
+                         f"n_items={n_items!r}")
+    _char_bits(n)
+    bar = tqdm(desc=f"character {n}-grams", unit="text", delay=0 if progress else 2.0,
+               disable=progress is False)
+    tallies: list[tuple[np.ndarray, np.ndarray]] = []
+    with bar:
+        if n_jobs == 1:
+            for text in texts:
+                tallies.append(_char_tally((text, n)))
+                bar.update()
+        else:
+            with ProcessPoolExecutor(n_jobs) as pool:
+                pending = []
+                for text in texts:
+                    pending.append(pool.submit(_char_tally, (text, n)))
+                    if len(pending) >= 4 * n_jobs:
+                        tallies.append(pending.pop(0).result())
+                        bar.update()
+                for future in pending:
+                    tallies.append(future.result())
+                    bar.update()
+    if not tallies:
+        raise ValueError("no texts to count")
+    ids, inverse = np.unique(np.concatenate([t[0] for t in tallies]), return_inverse=True)
+    pooled = np.bincount(inverse, weights=np.concatenate([t[1] for t in tallies]))
+    order = np.lexsort((ids, -pooled))[:n_items]   # count descending, then code points
+    chosen = ids[order]
+    by_id = np.argsort(chosen)
+    sorted_ids = chosen[by_id]
+    counts = np.zeros((len(tallies), chosen.size), dtype=np.int64)
+    for row, (g, k) in enumerate(tallies):
+        pos = np.minimum(np.searchsorted(sorted_ids, g), sorted_ids.size - 1)
+        hit = sorted_ids[pos] == g
+        counts[row, by_id[pos[hit]]] = k[hit]
+    bits = _char_bits(n)
+    mask = (1 << bits) - 1
+    items = ["".join(chr((int(g) >> (bits * (n - 1 - i))) & mask) for i in range(n))
+             for g in chosen]
+    return counts, items
+
+
+def parse_features(spec: str | Features) -> Features:
+    """A :class:`Features` from a spec string ``KIND[:ORDERS]`` (or a Features, unchanged).
+
+    >>> parse_features("words+punct:1-3")
+    Features(kind='words+punct', orders=(1, 2, 3))
+    """
+    if isinstance(spec, Features):
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(f"features must be a spec string such as 'words' or 'chars:3', "
+                        f"got {type(spec).__name__}")
+    kind, sep, orders = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in KINDS:
+        raise ValueError(f"unknown features {spec!r}; the kind must be one of {list(KINDS)}, "
+                         "optionally followed by n-gram orders, e.g. 'words:1-2' or 'chars:3'")
+    if kind == "chars" and not sep:
+        raise ValueError(f"features {spec!r}: character n-grams need an order, e.g. 'chars:3'")
+    return Features(kind, _orders(orders, spec) if sep else (1,))  # type: ignore[arg-type]
