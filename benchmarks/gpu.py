@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 import hclib
-from hclib import arrays
+from hclib.engine import arrays
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     screened(docs[:8]), plain(docs[:8])           # warm-up: kernels compiled, memory pool filled
     rows = []
     fused_hc, seconds = timed(lambda: screened(docs), xp)
-    from hclib import _cuda
+    from hclib.engine import _cuda
     screened = args.device == "gpu" and _cuda.available() and _cuda.fits(xp, N_WORDS)
     rows.append(("screened kernels (hc_matrix_on)" if screened
                  else "plain array path (no kernels on this device)", len(docs), seconds))

@@ -3,28 +3,36 @@
 The library behind the hcbook, implementing A. Kipnis, *Higher Criticism for Discriminating
 Word-Frequency Tables and Authorship Attribution* (Annals of Applied Statistics, 2022).
 
-The package has three parts:
+One subpackage per layer, from the formulas up to the command line; a module imports only its
+own layer and the layers below it (``tests/test_layers.py`` checks it):
 
-* the method, as small flat modules at the top: :mod:`~hclib.formulas.pvalues`, :mod:`~hclib.formulas.hc`,
-  :mod:`~hclib.engine.exact`, :mod:`~hclib.formulas.discrepancy`, :mod:`~hclib.engine.matrix`,
-  :mod:`~hclib.engine.distributed`, :mod:`~hclib.calibration`, :mod:`~hclib.formulas.stylometry`,
-  :mod:`~hclib.formulas.simulate`, the registry :mod:`~hclib.attribution.methods`, :mod:`~hclib.texts.features`,
-  the PAN 2018 pipeline's presets :mod:`~hclib.texts.protocols` and :mod:`~hclib.attribution.result`;
-  the names below are its everyday entry points;
-* :mod:`hclib.corpora`: where each corpus is found, fetched, verified and read;
-* :mod:`hclib.studies`: the book's studies (Federalist, Gutenberg benchmark, PAN 2018, CV
-  analysis) and the paper's published code and numbers.
+* :mod:`hclib.formulas`: the method's formulas (per-word P-values, Higher Criticism, the
+  other statistics of P-values, the discrepancies, Delta, simulations);
+* :mod:`hclib.engine`: the same computed at scale and exactly (P-value bounds, the exact HC
+  of many pairs, the document × author matrix in threads or processes, on a GPU, on Dask);
+* :mod:`hclib.calibration`: from scores to ranks, confidences and their checks;
+* :mod:`hclib.downloads`: where a data file is found, downloaded, verified and cached;
+* :mod:`hclib.texts`: from texts to counts (reading, cleaning, tokenising, features, the PAN
+  pipeline's presets);
+* :mod:`hclib.corpora`: the book's corpora (Federalist, PAN 2018, Gutenberg, word lists);
+* :mod:`hclib.attribution`: the attribution tool (:func:`attribute`, its result and
+  rendering, the registry of methods, the leave-one-out);
+* :mod:`hclib.studies`: the book's studies and the paper's published numbers;
+* :mod:`hclib.cli`: the ``hclib`` command.
+
+Beside them, ``_checks`` (the input checks every layer shares) and :mod:`hclib.plotting` (the
+book's figure style). The names below are the everyday entry points.
 """
 
+from hclib.attribution.pipeline import attribute
+from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.discrepancy import (
     HCDiscrepancy,
     cosine_discrepancy,
     hc_discrepancy,
     power_divergence,
 )
-from hclib.attribution.pipeline import attribute
 from hclib.formulas.hc import HCResult, higher_criticism
-from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.pvalues import allocation_pvalues, binomial_two_sided_pvalues
 
 from hclib import corpora, studies  # the subpackages, as attributes of hclib

@@ -286,7 +286,7 @@ def paper_code(federalist_sample):
 
 @pytest.mark.parametrize("preset", ["paper-code", "paper-text"])
 def test_protocol_gives_the_pan_study_table(federalist_sample, paper_code, preset) -> None:
-    from hclib import protocols
+    from hclib.texts import protocols
 
     known, unknown = federalist_sample
     result = paper_code if preset == "paper-code" else hclib.attribute(
@@ -311,7 +311,7 @@ def test_protocol_gives_the_pan_study_table(federalist_sample, paper_code, prese
 
 
 def test_paper_code_choices_change_the_table(federalist_sample, paper_code) -> None:
-    from hclib import protocols
+    from hclib.texts import protocols
 
     known, unknown = federalist_sample
     assert any(" " in w for w in paper_code.vocabulary)  # n-grams

@@ -14,7 +14,7 @@ from pathlib import Path
 import nltk
 import pytest
 
-from hclib import cleaning
+from hclib.texts import cleaning
 from hclib.texts.cleaning import (
     NLTKResourceError,
     clean_texts,

@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 import hclib
-from hclib import sources
+from hclib.texts import sources
 from hclib.cli.command import main
-from hclib.corpora import fetch, nltk_data
+from hclib.downloads import fetch, nltk_data
 from hclib.texts.features import MAX_ORDER, Features, parse_features
 from hclib.formulas.hc import higher_criticism, higher_criticism_subset
 from hclib.studies.pan import NO_ANSWER, pan_scores, score_answers

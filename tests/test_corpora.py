@@ -21,7 +21,7 @@ import pandas as pd
 import pooch
 import pytest
 
-from hclib.corpora import fetch as data
+from hclib.downloads import fetch as data
 from hclib.corpora.federalist import federalist_study_papers, load_federalist, parse_federalist
 from hclib.downloads.fetch import (
     ARCHIVES,

@@ -16,7 +16,7 @@ import nltk
 import pooch
 import pytest
 
-from hclib import cleaning
+from hclib.texts import cleaning
 from hclib.corpora import gutenberg, pan, wordlists
 from hclib.downloads.fetch import DataIntegrityError, DataNotFoundError
 
@@ -174,7 +174,7 @@ def test_missing_nltk_resource_is_downloaded_on_first_use(
     file:// mirror laid out like NLTK's data repository) and then loads."""
     from urllib.parse import urlparse
 
-    from hclib.corpora import nltk_data
+    from hclib.downloads import nltk_data
 
     source = Path(os.environ["NLTK_DATA"]) / "taggers" / "averaged_perceptron_tagger_eng.zip"
     url = urlparse(f"{nltk_data.NLTK_BASE_URL}/taggers/averaged_perceptron_tagger_eng.zip")

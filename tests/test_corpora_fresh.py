@@ -30,7 +30,8 @@ import pytest
 from raw_gutenberg import make_raw
 
 from hclib import cli
-from hclib.corpora import datasets, fetch, gutenberg, nltk_data, pan, wordlists
+from hclib.corpora import datasets, gutenberg, pan, wordlists
+from hclib.downloads import fetch, nltk_data
 from hclib.corpora.federalist import load_federalist
 from hclib.downloads.fetch import REGISTRY, DataIntegrityError, DataNotFoundError, data_file
 

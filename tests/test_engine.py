@@ -7,7 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
-from hclib import _kernels, engine
+from hclib.engine import _kernels
+from hclib.engine import bounds, exact
 from hclib.formulas.hc import higher_criticism
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.pvalues import allocation_pvalues
@@ -42,27 +43,27 @@ def edge_pairs(seed: int = 1):
 @pytest.mark.parametrize("make", [zipf_pairs, edge_pairs])
 def test_lower_bounds_are_lower_bounds(make):
     x, y = make()
-    exact = allocation_pvalues(x, y)
-    bound = engine.pvalue_lower_bounds(x, y)
-    assert bound.shape == exact.shape
-    assert np.all(bound <= exact)
+    exact_p = allocation_pvalues(x, y)
+    bound = bounds.pvalue_lower_bounds(x, y)
+    assert bound.shape == exact_p.shape
+    assert np.all(bound <= exact_p)
     assert np.all(bound >= 0)
     # and informative on word counts like a corpus's: P-values between 1e-3 and 0.3 (where the
     # screen's thresholds lie) bounded within a factor of 2 (on the tiny, lopsided edge tables
     # the bound is valid but looser; above 0.3 it may leave out the mirror tail)
     if make is zipf_pairs:
-        mid = (exact > 1e-3) & (exact < 0.3)
-        assert np.mean(bound[mid] > exact[mid] / 2) > 0.95
+        mid = (exact_p > 1e-3) & (exact_p < 0.3)
+        assert np.mean(bound[mid] > exact_p[mid] / 2) > 0.95
 
 
 def test_gauss_tail_lower_bound_is_below_the_normal_tail():
     from scipy import special
     u = np.concatenate([np.linspace(0.0, 37.0, 37_001), [1e-8, 1e-3]])  # ndtr exact to 37
-    bound = engine._gauss_tail_lower(u**2 / 2)
-    exact = special.ndtr(-u)
-    assert np.all(bound <= exact)
+    bound = bounds._gauss_tail_lower(u**2 / 2)
+    exact_p = special.ndtr(-u)
+    assert np.all(bound <= exact_p)
     big = u >= 1.5
-    assert np.all(bound[big] >= 0.96 * exact[big])   # tight where the screen needs it
+    assert np.all(bound[big] >= 0.96 * exact_p[big])   # tight where the screen needs it
 
 
 @pytest.mark.parametrize("variant", ["dagger", "star"])
@@ -72,11 +73,11 @@ def test_hc_pairs_identical_to_plain_computation(variant, gamma, make):
     x, y = make()
     want = higher_criticism(allocation_pvalues(x, y), gamma, variant).hc
     counts: dict[str, int] = {}
-    got = engine.hc_pairs(x, y, gamma, variant, counts=counts)
+    got = exact.hc_pairs(x, y, gamma, variant, counts=counts)
     assert np.array_equal(got, want)
-    assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, screen=False), want)
+    assert np.array_equal(exact.hc_pairs(x, y, gamma, variant, screen=False), want)
     for bracket in (True, False):
-        assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, bracket=bracket), want)
+        assert np.array_equal(exact.hc_pairs(x, y, gamma, variant, bracket=bracket), want)
     assert counts["pairs"] == len(x)
     assert (counts["bracketed"] + counts["complete"] + counts["settled"] + counts["full"]
             == len(x))
@@ -85,7 +86,7 @@ def test_hc_pairs_identical_to_plain_computation(variant, gamma, make):
 def test_screen_saves_work_and_uses_every_path():
     x, y = zipf_pairs(n_pairs=200, n_words=3000)
     counts: dict[str, int] = {}
-    engine.hc_pairs(x, y, 0.25, "dagger", counts=counts, bracket=False)
+    exact.hc_pairs(x, y, 0.25, "dagger", counts=counts, bracket=False)
     assert counts["exact_pvalues"] < 0.8 * x.size
     assert counts["complete"] > 0 and counts["settled"] > 0
 
@@ -94,7 +95,7 @@ def test_pairs_the_screen_cannot_settle_are_computed_in_full():
     x, y = zipf_pairs(n_pairs=6, n_words=400)
     y[::2] = x[::2]   # identical tables: every P-value is 1, no bound (0), nothing settles
     counts: dict[str, int] = {}
-    got = engine.hc_pairs(x, y, 0.1, "dagger", counts=counts)
+    got = exact.hc_pairs(x, y, 0.1, "dagger", counts=counts)
     assert counts["full"] == 3
     assert np.array_equal(got, higher_criticism(allocation_pvalues(x, y), 0.1, "dagger").hc)
 
@@ -103,7 +104,7 @@ def test_small_vocabularies_are_computed_in_full():
     x, y = edge_pairs()
     x, y = x[:, :20], y[:, :20]
     counts: dict[str, int] = {}
-    got = engine.hc_pairs(x, y, 0.25, "dagger", counts=counts)
+    got = exact.hc_pairs(x, y, 0.25, "dagger", counts=counts)
     assert counts["full"] == x.shape[0] and counts["exact_pvalues"] == x.size
     assert np.array_equal(got, higher_criticism(allocation_pvalues(x, y), 0.25, "dagger").hc)
 
@@ -113,18 +114,18 @@ def test_fallback_path_is_exact():
     x, y = zipf_pairs(n_pairs=4, n_words=200, shift=3.0)
     x = x * 50
     counts: dict[str, int] = {}
-    got = engine.hc_pairs(x, y, 0.25, "dagger", counts=counts)
+    got = exact.hc_pairs(x, y, 0.25, "dagger", counts=counts)
     assert np.array_equal(got, higher_criticism(allocation_pvalues(x, y), 0.25, "dagger").hc)
 
 
 def test_approximate_pvalues_are_close_but_not_exact():
     x, y = zipf_pairs()
-    exact = allocation_pvalues(x, y)
-    approx = engine.approximate_pvalues(x, y)
-    mid = exact > 1e-6
-    rel = np.abs(approx[mid] / exact[mid] - 1)
+    exact_p = allocation_pvalues(x, y)
+    approx = bounds.approximate_pvalues(x, y)
+    mid = exact_p > 1e-6
+    rel = np.abs(approx[mid] / exact_p[mid] - 1)
     assert np.median(rel) < 0.05
-    assert not np.array_equal(approx, exact)
+    assert not np.array_equal(approx, exact_p)
     assert np.all(approx[(x + y) == 0] == 1.0)
 
 
@@ -148,9 +149,9 @@ def test_discrepancy_matrix_threads_and_approximate():
 
 def test_hc_pairs_rejects_bad_shapes():
     with pytest.raises(ValueError, match="pairs × words"):
-        engine.hc_pairs(np.ones((2, 10), int), np.ones((3, 10), int))
+        exact.hc_pairs(np.ones((2, 10), int), np.ones((3, 10), int))
     with pytest.raises(ValueError, match="gamma"):
-        engine.hc_pairs(np.ones((2, 3), int), np.ones((2, 3), int), gamma=0.25)
+        exact.hc_pairs(np.ones((2, 3), int), np.ones((2, 3), int), gamma=0.25)
 
 
 
@@ -176,18 +177,18 @@ def adversarial_pairs(seed: int = 5, n_pairs: int = 300, n_words: int = 60):
 @pytest.mark.parametrize("make", [zipf_pairs, edge_pairs, adversarial_pairs])
 def test_two_sided_bounds_bracket_the_exact_pvalues(make):
     x, y = make()
-    exact = allocation_pvalues(x, y)
-    lower, upper = engine.pvalue_bounds(x, y)
-    assert np.all(lower <= exact) and np.all(exact <= upper)
+    exact_p = allocation_pvalues(x, y)
+    lower, upper = bounds.pvalue_bounds(x, y)
+    assert np.all(lower <= exact_p) and np.all(exact_p <= upper)
     assert np.all(lower >= 0) and np.all(upper <= 1)
     # the NumPy formulas (used without numba) are valid too and agree with the kernel
-    lo_np, hi_np = engine._bounds_given_totals(np.asarray(x), np.asarray(y), *engine._totals(x, y))
-    assert np.all(lo_np <= exact) and np.all(exact <= hi_np)
+    lo_np, hi_np = bounds._bounds_given_totals(np.asarray(x), np.asarray(y), *bounds._totals(x, y))
+    assert np.all(lo_np <= exact_p) and np.all(exact_p <= hi_np)
     assert np.allclose(lo_np, lower, rtol=1e-9, atol=0) and np.allclose(hi_np, upper, rtol=1e-9)
     if make is zipf_pairs:   # tight where the bracket needs it
-        mid = (exact > 1e-4) & (exact < 0.3)
-        assert np.median(upper[mid] / exact[mid]) < 1.2
-        assert np.median(lower[mid] / exact[mid]) > 0.8
+        mid = (exact_p > 1e-4) & (exact_p < 0.3)
+        assert np.median(upper[mid] / exact_p[mid]) < 1.2
+        assert np.median(lower[mid] / exact_p[mid]) > 0.8
 
 
 def test_tail_bounds_against_exact_tails_for_every_n():
@@ -199,11 +200,11 @@ def test_tail_bounds_against_exact_tails_for_every_n():
         k = np.minimum(np.floor(n * p + rng.uniform(0, 8, p.size) * sd) + 1, n)
         keep = k > n * p
         k, p = k[keep], p[keep]
-        lo, hi = engine._upper_tail_bounds(k, np.full(k.shape, float(n)), p, 1 - p)
-        exact = stats.binom.sf(k - 1, n, p)
-        fine = exact > 1e-250
-        assert np.all(lo[fine] <= exact[fine] * (1 + 1e-12)), n
-        assert np.all(hi[fine] >= exact[fine] * (1 - 1e-12)), n
+        lo, hi = bounds._upper_tail_bounds(k, np.full(k.shape, float(n)), p, 1 - p)
+        exact_p = stats.binom.sf(k - 1, n, p)
+        fine = exact_p > 1e-250
+        assert np.all(lo[fine] <= exact_p[fine] * (1 + 1e-12)), n
+        assert np.all(hi[fine] >= exact_p[fine] * (1 - 1e-12)), n
 
 
 def test_tail_bounds_against_mpmath():
@@ -213,12 +214,12 @@ def test_tail_bounds_against_mpmath():
              (130, 1000, 0.1), (1_100, 10_000, 0.1), (5, 200, 0.001), (60_500, 10**5, 0.6),
              (250, 300, 0.5), (9, 9, 0.999)]
     for k, n, p in cases:
-        exact = mpmath.fsum(mpmath.binomial(n, j) * mpmath.mpf(p) ** j
-                            * (1 - mpmath.mpf(p)) ** (n - j) for j in range(k, n + 1))
-        lo, hi = engine._upper_tail_bounds(np.array([float(k)]), np.array([float(n)]),
+        exact_p = mpmath.fsum(mpmath.binomial(n, j) * mpmath.mpf(p) ** j
+                              * (1 - mpmath.mpf(p)) ** (n - j) for j in range(k, n + 1))
+        lo, hi = bounds._upper_tail_bounds(np.array([float(k)]), np.array([float(n)]),
                                            np.array([p]), np.array([1 - p]))
-        assert mpmath.mpf(lo[0]) <= exact * (1 + mpmath.mpf(1e-13)), (k, n, p)
-        assert mpmath.mpf(hi[0]) >= exact * (1 - mpmath.mpf(1e-13)), (k, n, p)
+        assert mpmath.mpf(lo[0]) <= exact_p * (1 + mpmath.mpf(1e-13)), (k, n, p)
+        assert mpmath.mpf(hi[0]) >= exact_p * (1 - mpmath.mpf(1e-13)), (k, n, p)
 
 
 @pytest.mark.parametrize("variant", ["dagger", "star"])
@@ -229,7 +230,7 @@ def test_bracketing_is_bit_identical_on_random_and_adversarial_pairs(variant, ga
                  adversarial_pairs(seed=seed)):
         want = higher_criticism(allocation_pvalues(x, y), gamma, variant).hc
         counts: dict[str, int] = {}
-        got = engine.hc_pairs(x, y, gamma, variant, bracket=True, counts=counts)
+        got = exact.hc_pairs(x, y, gamma, variant, bracket=True, counts=counts)
         assert np.array_equal(got, want)
         assert sum(counts[key] for key in ("bracketed", "complete", "settled", "full")) == len(x)
 
@@ -237,9 +238,9 @@ def test_bracketing_is_bit_identical_on_random_and_adversarial_pairs(variant, ga
 def test_bracketing_computes_few_pvalues_exactly():
     x, y = zipf_pairs(n_pairs=100, n_words=3000, shift=0.3)
     counts: dict[str, int] = {}
-    engine.hc_pairs(x, y, 0.25, "dagger", bracket=True, counts=counts)
+    exact.hc_pairs(x, y, 0.25, "dagger", bracket=True, counts=counts)
     screen: dict[str, int] = {}
-    engine.hc_pairs(x, y, 0.25, "dagger", bracket=False, counts=screen)
+    exact.hc_pairs(x, y, 0.25, "dagger", bracket=False, counts=screen)
     assert counts["bracketed"] > 50
     assert counts["exact_pvalues"] < 0.6 * screen["exact_pvalues"]
 
@@ -295,18 +296,18 @@ def test_compiled_and_numpy_bracketing_agree_with_the_plain_computation(variant,
     for x, y in cases:
         want = higher_criticism(allocation_pvalues(x, y), gamma, variant).hc
         compiled: dict[str, int] = {}
-        assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=compiled), want)
+        assert np.array_equal(exact.hc_pairs(x, y, gamma, variant, counts=compiled), want)
         with monkeypatch.context() as m:
-            m.setattr(engine, "window_kernel", None)    # the NumPy bracketing stage
+            m.setattr(exact, "window_kernel", None)    # the NumPy bracketing stage
             numpy_stage: dict[str, int] = {}
-            assert np.array_equal(engine.hc_pairs(x, y, gamma, variant, counts=numpy_stage),
+            assert np.array_equal(exact.hc_pairs(x, y, gamma, variant, counts=numpy_stage),
                                   want)
         assert compiled["bracketed"] == numpy_stage["bracketed"]
         assert sum(compiled[key] for key in ("bracketed", "complete", "settled", "full")) \
             == len(x)
 
 
-@pytest.mark.skipif(engine.bounds_kernel is None, reason="bracketing needs numba")
+@pytest.mark.skipif(exact.bounds_kernel is None, reason="bracketing needs numba")
 def test_pairs_with_every_rank_below_one_over_n_are_bracketed_as_hc_star(monkeypatch):
     """All k smallest P-values surely below 1/N: HC† is HC* by definition, and the
     bracketing stage settles such pairs as HC* instead of handing them to the screen."""
@@ -314,11 +315,11 @@ def test_pairs_with_every_rank_below_one_over_n_are_bracketed_as_hc_star(monkeyp
     x = x * 50
     want = higher_criticism(allocation_pvalues(x, y), 0.25, "dagger").hc
     assert np.array_equal(want, higher_criticism(allocation_pvalues(x, y), 0.25, "star").hc)
-    for kernel in (engine.window_kernel, None):     # compiled, then NumPy
+    for kernel in (exact.window_kernel, None):     # compiled, then NumPy
         with monkeypatch.context() as m:
-            m.setattr(engine, "window_kernel", kernel)
+            m.setattr(exact, "window_kernel", kernel)
             counts: dict[str, int] = {}
-            assert np.array_equal(engine.hc_pairs(x, y, 0.25, "dagger", counts=counts), want)
+            assert np.array_equal(exact.hc_pairs(x, y, 0.25, "dagger", counts=counts), want)
             assert counts["bracketed"] == len(x)
 
 
@@ -335,4 +336,4 @@ def test_broadcast_views_reach_no_kernel():
         numba.typeof(_for_kernel(xb))
         x, y = zipf_pairs(n_pairs=1, n_words=200)
         xv, yv = np.broadcast_arrays(x[0], y)
-        assert np.array_equal(engine.hc_pairs(xv, yv), engine.hc_pairs(x, y))
+        assert np.array_equal(exact.hc_pairs(xv, yv), exact.hc_pairs(x, y))

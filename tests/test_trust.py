@@ -15,12 +15,12 @@ import pytest
 from scipy.special import expit
 
 import hclib
-from hclib import attribution
+from hclib.attribution import pipeline, result
 from hclib.attribution.options import INSUFFICIENT, TIE, UNK
 from hclib.calibration import (confidence_features, ece_if_calibrated,
                                expected_calibration_error,
                                fit_confidence, reliability, wilson_interval)
-from hclib import loo
+from hclib.attribution import loo
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.attribution.loo import LOO_MATCHES, grouped_loo_table
 from hclib.formulas.pvalues import allocation_pvalues
@@ -393,7 +393,7 @@ def _punctuation_problem(seed: int = 5):
 
 
 def test_auto_picks_the_planted_better_method(monkeypatch) -> None:
-    monkeypatch.setattr(attribution, "AUTO_METHODS",
+    monkeypatch.setattr(pipeline, "AUTO_METHODS",
                         (("hc_dagger", "words"), ("hc_dagger", "words+punct")))
     known, unknown = _punctuation_problem()
     auto = hclib.attribute(known, unknown, method="auto", min_tokens=0)
@@ -443,7 +443,7 @@ def test_command_reports_evidence_groups_confidence_and_auto(tmp_path) -> None:
     out = run("--method", "auto", "--json")
     assert out.returncode == 0, out.stderr
     payload = json.loads(out.stdout)
-    assert len(payload["methods_compared"]) == len(attribution.AUTO_METHODS)
+    assert len(payload["methods_compared"]) == len(pipeline.AUTO_METHODS)
     assert sum(m["chosen"] for m in payload["methods_compared"]) == 1
     texts = {t["text"]: t for t in payload["texts"]}
     assert texts["one.txt"]["status"] == "insufficient evidence"
@@ -613,9 +613,9 @@ def test_corpus_tokens_and_the_balance_warning(monkeypatch) -> None:
     assert payload["balance"] == res.balance
     assert payload["corpus_tokens"] == {a: int(n) for a, n in sizes.items()}
     # the threshold is strict: a ratio equal to it gives no warning
-    monkeypatch.setattr(attribution, "BALANCE_RATIO", float(ratio))
+    monkeypatch.setattr(result, "BALANCE_RATIO", float(ratio))
     assert res.balance is None
-    monkeypatch.setattr(attribution, "BALANCE_RATIO", float(ratio) * 0.999)
+    monkeypatch.setattr(result, "BALANCE_RATIO", float(ratio) * 0.999)
     assert res.balance is not None
     # Delta is not a corpus method: no warning
     assert hclib.attribute(uneven, unknown, method="cosine_delta").balance is None

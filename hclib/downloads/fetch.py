@@ -216,7 +216,7 @@ def source_url(url: str) -> str:
 
 
 def package_file(name: str) -> Path:
-    """A data file that travels with hclib (``hclib/corpora/data/<name>``)."""
+    """A data file that travels with hclib (``hclib/downloads/data/<name>``)."""
     return Path(__file__).with_name("data") / name
 
 
