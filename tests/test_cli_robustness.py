@@ -19,7 +19,7 @@ import pytest
 import hclib
 from hclib.texts import sources
 from hclib.cli.command import main
-from hclib.downloads import fetch, nltk_data
+from hclib.downloads import fetch, nltk_data, registry
 from hclib.texts.features import MAX_ORDER, Features, parse_features
 from hclib.formulas.hc import higher_criticism, higher_criticism_subset
 from hclib.studies.pan import NO_ANSWER, pan_scores, score_answers
@@ -249,7 +249,7 @@ def test_data_errors_keep_cause_and_fix_and_go_on(tmp_path) -> None:
     errors = [line for line in run.stderr.splitlines() if ": error: " in line]
     assert [e.split(": error: ")[1].split(":")[0] for e in errors] == ["federalist", "wordlists"]
     assert "no file at" in errors[0] and "To fix: set HCLIB_DATA_DIR" in errors[0]
-    assert f"run `{fetch.FETCH_COMMAND}`" in errors[0]
+    assert f"run `{registry.FETCH_COMMAND}`" in errors[0]
     assert "2 of 2 dataset(s) failed: federalist, wordlists" in run.stderr
     # HCLIB_DATA_DIR that does not exist is an error, in the library too
     run = hclib_cmd("data", "status", env={"HCLIB_DATA_DIR": str(tmp_path / "nonexistent")})
@@ -259,7 +259,7 @@ def test_data_errors_keep_cause_and_fix_and_go_on(tmp_path) -> None:
 
 def test_data_dir_that_does_not_exist(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("HCLIB_DATA_DIR", str(tmp_path / "nonexistent"))
-    with pytest.raises(fetch.DataNotFoundError, match="not a folder"):
+    with pytest.raises(registry.DataNotFoundError, match="not a folder"):
         fetch.data_file("federalist/pg1404.txt")
 
 

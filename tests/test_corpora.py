@@ -21,16 +21,11 @@ import pandas as pd
 import pooch
 import pytest
 
-from hclib.downloads import fetch as data
+from hclib.downloads import registry, transfer
 from hclib.corpora.federalist import federalist_study_papers, load_federalist, parse_federalist
-from hclib.downloads.fetch import (
-    ARCHIVES,
-    REGISTRY,
-    Archive,
-    DataIntegrityError,
-    DataNotFoundError,
-    data_file,
-)
+from hclib.downloads.fetch import data_file
+from hclib.downloads.registry import (ARCHIVES, REGISTRY, Archive, DataIntegrityError,
+                                      DataNotFoundError)
 from hclib.corpora.pan import load_pan18, read_pan18
 from hclib.corpora.wordlists import load_common_words, load_mosteller_wallace
 
@@ -397,7 +392,7 @@ def test_corrupt_file_in_data_dir_is_detected(data_dir: Path) -> None:
     message = str(caught.value)
     assert COMMON_WORDS in message and str(copy) in message
     assert REGISTRY[COMMON_WORDS][1] in message  # expected hash
-    assert data._sha256(copy) in message  # actual hash
+    assert registry._sha256(copy) in message  # actual hash
     assert "To fix" in message
 
 
@@ -406,14 +401,14 @@ def test_data_dir_checksum_is_computed_once_per_process(
     real_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[Path] = []
-    original = data._sha256
+    original = registry._sha256
 
     def counting(path: Path) -> str:
         calls.append(path)
         return original(path)
 
-    monkeypatch.setattr(data, "_VERIFIED", set())
-    monkeypatch.setattr(data, "_sha256", counting)
+    monkeypatch.setattr(registry, "_VERIFIED", set())
+    monkeypatch.setattr(registry, "_sha256", counting)
     for _ in range(3):
         assert data_file(FEDERALIST) == real_data / FEDERALIST
     assert calls == [real_data / FEDERALIST]
@@ -601,10 +596,10 @@ def test_salvage_of_a_truncated_zip_keeps_complete_entries(
         whole = buffer.getvalue()
     expected = {f"top/{name}": content for name, content in files.items()}
     cut = whole.index(b"top/f2.txt") + 100  # inside the third file's data
-    assert dict(data._salvage_zip(whole[:cut])) == {
+    assert dict(transfer._salvage_zip(whole[:cut])) == {
         name: expected[name] for name in ["top/f0.txt", "top/f1.txt"]
     }
-    assert dict(data._salvage_zip(whole[: whole.index(b"PK\x01\x02")])) == expected
+    assert dict(transfer._salvage_zip(whole[: whole.index(b"PK\x01\x02")])) == expected
 
 
 def test_federalist_study_papers() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from hclib.texts import cleaning
 from hclib.corpora import gutenberg, pan, wordlists
-from hclib.downloads.fetch import DataIntegrityError, DataNotFoundError
+from hclib.downloads.registry import DataIntegrityError, DataNotFoundError
 
 SHARED = Path(os.environ.get("HCLIB_DATA_DIR", Path(__file__).resolve().parents[2] / "shared"
                              / "data"))

@@ -31,9 +31,10 @@ from raw_gutenberg import make_raw
 
 from hclib import cli
 from hclib.corpora import datasets, gutenberg, pan, wordlists
-from hclib.downloads import fetch, nltk_data
+from hclib.downloads import fetch, nltk_data, registry
 from hclib.corpora.federalist import load_federalist
-from hclib.downloads.fetch import REGISTRY, DataIntegrityError, DataNotFoundError, data_file
+from hclib.downloads.fetch import data_file
+from hclib.downloads.registry import REGISTRY, DataIntegrityError, DataNotFoundError
 
 SHARED = Path(os.environ.get("HCLIB_DATA_DIR", Path(__file__).resolve().parents[2] / "shared"
                              / "data"))
@@ -74,8 +75,8 @@ def _notebook_from_tsv(tsv: Path) -> bytes:
 
 def _pan_test_zip() -> bytes:
     """The shared PAN test collection zipped under the uploader's top folder name."""
-    root = SHARED / fetch.PAN18_TEST
-    top = fetch.ARCHIVES[fetch.PAN18_TEST].root
+    root = SHARED / registry.PAN18_TEST
+    top = registry.ARCHIVES[registry.PAN18_TEST].root
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for file in sorted(root.rglob("*")):
@@ -94,7 +95,7 @@ def mirror(tmp_path_factory: pytest.TempPathFactory) -> dict:
     notebook = _notebook_from_tsv(SHARED / wordlists.MW_RELPATH)
     _put(base, wordlists.MW_NOTEBOOK_URL, notebook)
     zipped = _pan_test_zip()
-    _put(base, fetch.ARCHIVES[fetch.PAN18_TEST].url, zipped)
+    _put(base, registry.ARCHIVES[registry.PAN18_TEST].url, zipped)
     for path in pan.collection_files("train"):
         inner = path.removeprefix(pan.PAN18_TRAIN + "/")
         _put(base, f"{pan._TRAIN_BASE}/{inner}", (SHARED / path).read_bytes())
@@ -119,9 +120,9 @@ def fresh(mirror: dict, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HCLIB_SOURCE_MIRROR", mirror["base"].as_uri())
     monkeypatch.setattr(wordlists, "MW_NOTEBOOK_SHA256", mirror["notebook_sha"])
-    archive = fetch.ARCHIVES[fetch.PAN18_TEST]
-    monkeypatch.setitem(fetch.ARCHIVES, fetch.PAN18_TEST,
-                        fetch.Archive(archive.url, mirror["zip_sha"], archive.root, archive.files))
+    archive = registry.ARCHIVES[registry.PAN18_TEST]
+    monkeypatch.setitem(registry.ARCHIVES, registry.PAN18_TEST,
+                        registry.Archive(archive.url, mirror["zip_sha"], archive.root, archive.files))
     monkeypatch.setattr(nltk.data, "path", [])
 
     def refuse(self: object, url: str, *args: object, **kwargs: object) -> None:
@@ -238,7 +239,7 @@ def test_gutenberg_mismatch_names_work_url_and_hashes(fresh: Path, mirror: dict)
 
 def test_truncated_archive_is_not_reused(fresh: Path, mirror: dict) -> None:
     """A download cut short fails its sha256, leaves nothing behind, and a retry succeeds."""
-    url = fetch.ARCHIVES[fetch.PAN18_TEST].url
+    url = registry.ARCHIVES[registry.PAN18_TEST].url
     source = _mirror_path(mirror["base"], url)
     original = source.read_bytes()
     try:
@@ -267,9 +268,9 @@ def test_unknown_author_is_an_error(fresh: Path) -> None:
 
 def test_mirror_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HCLIB_SOURCE_MIRROR", raising=False)
-    assert fetch.source_url("https://example.org/a/b.txt") == "https://example.org/a/b.txt"
+    assert registry.source_url("https://example.org/a/b.txt") == "https://example.org/a/b.txt"
     monkeypatch.setenv("HCLIB_SOURCE_MIRROR", "https://mirror.example.edu/hclib/")
-    assert fetch.source_url("https://example.org/a/b%3F.txt") == (
+    assert registry.source_url("https://example.org/a/b%3F.txt") == (
         "https://mirror.example.edu/hclib/example.org/a/b%3F.txt")
-    assert fetch.source_url("file:///x/y") == "file:///x/y"
+    assert registry.source_url("file:///x/y") == "file:///x/y"
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hclib.corpora import gutenberg
-from hclib.downloads.fetch import DataIntegrityError
+from hclib.downloads.registry import DataIntegrityError
 from hclib.texts.tokens import count_matrix, tokenize
 
 VOCAB = ["the", "of", "and", "to", "a", "in", "sea", "ship", "king", "love", "war", "night"]
@@ -425,7 +425,8 @@ def test_read_text_returns_the_counted_text(tmp_path: Path):
 def test_project_manifest_without_data_dir_is_the_packaged_copy(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
-    from hclib.downloads.fetch import data_file, package_file
+    from hclib.downloads.fetch import data_file
+    from hclib.downloads.registry import package_file
 
     monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
     monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path / "cache"))

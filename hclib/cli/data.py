@@ -20,8 +20,10 @@ import sys
 
 from .command import HelpFormatter, one_line
 from hclib.corpora.datasets import DATASETS, fetch, status
-from hclib.downloads.fetch import (CACHE_DIR_ENV, DATA_DIR_ENV, FETCH_COMMAND, MIRROR_ENV, cache_dir,
-                    cancel_downloads, data_dir, remove_stale_temporaries)
+from hclib.downloads.fetch import data_dir
+from hclib.downloads.transfer import cancel_downloads, remove_stale_temporaries
+from hclib.downloads.registry import (CACHE_DIR_ENV, DATA_DIR_ENV, FETCH_COMMAND,
+                                      MIRROR_ENV, cache_dir)
 
 __all__ = ["add_parser"]
 

@@ -10,7 +10,8 @@ Finding, downloading and verifying a file is :mod:`hclib.downloads`'s work.
 * :mod:`~hclib.corpora.datasets`: the named datasets of ``hclib data fetch`` / ``status``.
 """
 
-from hclib.downloads.fetch import DataIntegrityError, DataNotFoundError, data_file
+from hclib.downloads.fetch import data_file
+from hclib.downloads.registry import DataIntegrityError, DataNotFoundError
 
 from . import federalist, gutenberg, pan, wordlists
 from .federalist import federalist_study_papers, load_federalist

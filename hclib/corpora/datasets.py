@@ -12,7 +12,8 @@ import pandas as pd
 from tqdm import tqdm
 
 from hclib.downloads import nltk_data
-from hclib.downloads.fetch import REGISTRY, checksum, fetch_all, locate
+from hclib.downloads.fetch import fetch_all, locate
+from hclib.downloads.registry import REGISTRY, checksum
 
 from . import gutenberg, pan
 from .wordlists import MW_RELPATH

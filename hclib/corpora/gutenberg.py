@@ -19,7 +19,7 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 * ``n_words`` — whitespace tokens of the stripped text (``len(text.split())``); used to apply the
   inclusion rule before any text is read. When absent it is measured from the text.
 * ``sha256_utf8`` — sha256 of the (decompressed) file; a mismatch raises
-  :class:`~hclib.downloads.fetch.DataIntegrityError` naming the file.
+  :class:`~hclib.downloads.registry.DataIntegrityError` naming the file.
 * ``pg_boilerplate`` — ``stripped`` if the Gutenberg header and licence were already removed;
   any other value (or no column) means :func:`strip_boilerplate` is applied while reading, and
   ``n_words`` is then measured on the stripped text.
@@ -65,20 +65,11 @@ from tqdm import tqdm
 
 from hclib.texts.features import char_ngram_counts
 from hclib.texts.tokens import first_n, tokenize
-from hclib.downloads.fetch import (
-    DATA_DIR_ENV,
-    FETCH_COMMAND,
-    DataIntegrityError,
-    atomic_write,
-    checksum,
-    download_bytes,
-    fetch_all,
-    locate,
-    package_file,
-    register_source,
-    register_verifier,
-    verify_file,
-)
+from hclib.downloads.fetch import fetch_all, locate
+from hclib.downloads.transfer import atomic_write, download_bytes
+from hclib.downloads.registry import (DATA_DIR_ENV, FETCH_COMMAND, DataIntegrityError,
+                                      checksum, package_file, register_source,
+                                      register_verifier, verify_file)
 from .wordlists import load_common_words
 
 __all__ = [

@@ -4,7 +4,7 @@ Two collections, each pinned file by file by a sha256 list that travels with hcl
 (``data/pan18-test-files.tsv``, ``data/pan18-train-files.tsv``: ``path<TAB>sha256``):
 
 * ``test`` (evaluation collection 2018-04-20, problems 1-4): extracted from a pinned zip
-  (:data:`hclib.downloads.fetch.ARCHIVES`), keeping only the listed files, each verified;
+  (:data:`hclib.downloads.registry.ARCHIVES`), keeping only the listed files, each verified;
 * ``train`` (training collection 2017-12-02, problems 1-2): every file downloaded on its own from
   github.com/sallyi/lang-proc-exam at a pinned commit, byte-stable, each verified.
 
@@ -22,17 +22,11 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from hclib.downloads.fetch import (
-    FETCH_COMMAND,
-    PAN18_TEST,
-    DataIntegrityError,
-    atomic_write,
-    download_verified,
-    fetch_all,
-    read_checksum_list,
-    register_checksums,
-    register_source,
-)
+from hclib.downloads.fetch import fetch_all
+from hclib.downloads.transfer import atomic_write, download_verified
+from hclib.downloads.registry import (FETCH_COMMAND, PAN18_TEST, DataIntegrityError,
+                                      read_checksum_list, register_checksums,
+                                      register_source)
 
 __all__ = ["PAN18_COLLECTIONS", "load_pan18", "read_pan18", "collection_files"]
 

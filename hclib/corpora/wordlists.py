@@ -23,18 +23,11 @@ from typing import Any
 
 import pandas as pd
 
-from hclib.downloads.fetch import (
-    FETCH_COMMAND,
-    HCAUTHORSHIP,
-    PAPER_COMMIT,
-    DataIntegrityError,
-    atomic_write,
-    data_file,
-    download_verified,
-    register_checksums,
-    register_source,
-    sha256_bytes,
-)
+from hclib.downloads.fetch import data_file
+from hclib.downloads.transfer import atomic_write, download_verified
+from hclib.downloads.registry import (FETCH_COMMAND, HCAUTHORSHIP, PAPER_COMMIT,
+                                      DataIntegrityError, register_checksums,
+                                      register_source, sha256_bytes)
 
 __all__ = [
     "MW_RELPATH",

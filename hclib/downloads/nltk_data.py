@@ -13,8 +13,9 @@ import io
 import zipfile
 from pathlib import Path
 
-from .fetch import (FETCH_COMMAND, MIRROR_ENV, DataIntegrityError, DataNotFoundError,
-                    atomic_write, cache_dir, download_bytes)
+from .registry import (FETCH_COMMAND, MIRROR_ENV, DataIntegrityError, DataNotFoundError,
+                       cache_dir)
+from .transfer import atomic_write, download_bytes
 
 __all__ = [
     "NLTK_PACKAGES",
@@ -62,7 +63,7 @@ def find_resource(package: str) -> Path | None:
 
 
 def check_zip(data: bytes | Path, package: str, origin: str) -> None:
-    """Raise :class:`~hclib.downloads.fetch.DataIntegrityError` unless ``data`` is a whole zip of ``package/``."""
+    """Raise :class:`~hclib.downloads.registry.DataIntegrityError` unless ``data`` is a whole zip of ``package/``."""
     try:
         source = io.BytesIO(data) if isinstance(data, bytes) else data
         with zipfile.ZipFile(source) as archive:

@@ -15,7 +15,7 @@ from, the way :func:`hclib.corpora.gutenberg.load_collection` does for the Guten
    (-1 for a disputed paper) for leave-one-out (:func:`hclib.corpus_counts` with ``keep``).
 
 POS tagging takes several seconds, so the tagged papers are cached on disk in hclib's cache
-folder (:func:`hclib.downloads.fetch.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
+folder (:func:`hclib.downloads.registry.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
 and the NLTK version) and every built study is kept for the rest of the process. A cache that
 cannot be written is skipped silently; a damaged cache file is re-computed. The arrays of a
 study are read-only, so a chapter cannot change them for the next one.
@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from hclib.corpora.federalist import federalist_study_papers
-from hclib.downloads.fetch import cache_dir
+from hclib.downloads.registry import cache_dir
 from hclib.texts.cleaning import clean_tagged, require_tokens, tag_text
 from hclib.engine.matrix import compared_corpora, corpus_counts
 from hclib.texts.tokens import count_matrix, group_documents, tokenize, union_most_frequent

@@ -88,7 +88,7 @@ def _download_if_missing(package: str) -> None:
 
     A failed download is not an error here: loading then fails with :func:`_missing`'s
     one-line instruction (``hclib data fetch nltk``)."""
-    from hclib.downloads.fetch import DataIntegrityError, DataNotFoundError
+    from hclib.downloads.registry import DataIntegrityError, DataNotFoundError
     from hclib.downloads.nltk_data import add_search_path, fetch_package, find_resource
 
     add_search_path()  # where `hclib data fetch nltk` puts it

@@ -158,7 +158,7 @@ def paper_code_ignored_words(names: Sequence[str] | None = None) -> set[str]:
     ``names=None`` reads the list from ``NAMES_FILE`` through :mod:`hclib.corpora` and splits
     it as the notebook did, at ``", "`` (so the two entries that straddle a line break,
     ``"pope\\nlouis"`` and ``"ginny\\n"``, match no token). Raises
-    :class:`hclib.downloads.fetch.DataNotFoundError` when the file cannot be had.
+    :class:`hclib.downloads.registry.DataNotFoundError` when the file cannot be had.
     """
     if names is None:
         from hclib.downloads.fetch import data_file
@@ -300,7 +300,7 @@ def ignored_words(
 
     import pooch
 
-    from hclib.downloads.fetch import DataNotFoundError
+    from hclib.downloads.registry import DataNotFoundError
 
     logger = pooch.get_logger()
     level = logger.level
