@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import hclib
 from hclib.studies import pan
+from hclib.studies import pan_protocols
 from hclib.texts.sources import read_known_folder
 from hclib.attribution.options import UNK
 from hclib.calibration import attribute_by_rank, relative_ranks
@@ -294,13 +295,13 @@ def test_protocol_gives_the_pan_study_table(federalist_sample, paper_code, prese
     cache = protocols.TokenCache()
     texts = known["Hamilton"] + known["Madison"]
     ignored = protocols.ignored_words(texts, cache)[0] if preset == "paper-code" else set()
-    cands, want = pan.protocol_attribute(
+    cands, want = pan_protocols.protocol_attribute(
         cache.protocol_tokens(texts, preset), ["Hamilton"] * 3 + ["Madison"] * 3,
         cache.protocol_tokens(unknown, preset), preset, ignored=ignored,
         candidates=["Hamilton", "Madison"])
     assert list(result.table.columns) == cands
     np.testing.assert_array_equal(result.table.to_numpy(), want)  # the same pipeline, exactly
-    proto = pan.PROTOCOLS[preset]
+    proto = protocols.PROTOCOLS[preset]
     assert result.protocol == proto and result.gamma == proto.gamma
     assert len(result.vocabulary) == proto.n_words
     assert result.names_source == ("none" if preset == "paper-text" else

@@ -22,7 +22,7 @@ from hclib.cli.command import main
 from hclib.downloads import fetch, nltk_data, registry
 from hclib.texts.features import MAX_ORDER, Features, parse_features
 from hclib.formulas.hc import higher_criticism, higher_criticism_subset
-from hclib.studies.pan import NO_ANSWER, pan_scores, score_answers
+from hclib.studies.scores import NO_ANSWER, pan_scores, score_answers
 from test_attribute import make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]

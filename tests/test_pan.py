@@ -8,7 +8,10 @@ import pytest
 from sklearn.metrics import f1_score
 
 from hclib.studies import pan
-from hclib.studies.pan import UNK
+from hclib.studies import scores
+from hclib.texts import protocols
+from hclib.corpora import pan as pan_data
+from hclib.studies.scores import UNK
 
 # ------------------------------------------------------------------ scores
 
@@ -22,9 +25,9 @@ def test_macro_f1_hand_computed() -> None:
     # b: TP 1, FP 0, FN 1 (text 3)            -> 2/(2+0+1) = 2/3
     # c: TP 0, never predicted                 -> 0
     # <UNK> and "d" are wrong answers and the F1 of no author.
-    assert pan.macro_f1(TRUTH, ANSWERS) == pytest.approx((1 / 2 + 2 / 3 + 0) / 3)
-    assert pan.accuracy(TRUTH, ANSWERS) == pytest.approx(2 / 5)
-    assert pan.pan_scores(TRUTH, ANSWERS) == {
+    assert scores.macro_f1(TRUTH, ANSWERS) == pytest.approx((1 / 2 + 2 / 3 + 0) / 3)
+    assert scores.accuracy(TRUTH, ANSWERS) == pytest.approx(2 / 5)
+    assert scores.pan_scores(TRUTH, ANSWERS) == {
         "macro_f1": pytest.approx(7 / 18),
         "accuracy": pytest.approx(0.4),
     }
@@ -39,7 +42,7 @@ def test_macro_f1_matches_the_official_evaluator_rule() -> None:
         answers = rng.choice(authors, size=30)
         expected = f1_score(truth, answers, labels=sorted(set(truth)), average="macro",
                             zero_division=0)
-        assert pan.macro_f1(truth, answers) == pytest.approx(expected)
+        assert scores.macro_f1(truth, answers) == pytest.approx(expected)
 
 
 def test_open_set_truth_has_pan_2019_semantics() -> None:
@@ -47,10 +50,10 @@ def test_open_set_truth_has_pan_2019_semantics() -> None:
     truth = ["a", "a", UNK, UNK, "b"]
     answers = ["a", UNK, UNK, "a", "b"]
     # a: TP 1, FP 1 (text 4), FN 1 (text 2) -> 1/2; b: TP 1 -> 1; <UNK> is no class of the mean.
-    assert pan.macro_f1(truth, answers) == pytest.approx((1 / 2 + 1) / 2)
+    assert scores.macro_f1(truth, answers) == pytest.approx((1 / 2 + 1) / 2)
     # accuracy: texts 1, 3 (<UNK> for <UNK>) and 5 are right
-    assert pan.accuracy(truth, answers) == pytest.approx(3 / 5)
-    assert pan.macro_f1(truth, answers, candidates=["a", "b"]) == pytest.approx(0.75)
+    assert scores.accuracy(truth, answers) == pytest.approx(3 / 5)
+    assert scores.macro_f1(truth, answers, candidates=["a", "b"]) == pytest.approx(0.75)
 
 
 def test_open_set_macro_f1_matches_the_pan19_evaluator_rule() -> None:
@@ -62,14 +65,14 @@ def test_open_set_macro_f1_matches_the_pan19_evaluator_rule() -> None:
         answers = rng.choice(authors, size=25)
         labels = sorted(set(truth) - {UNK})
         expected = f1_score(truth, answers, labels=labels, average="macro", zero_division=0)
-        assert pan.macro_f1(truth, answers) == pytest.approx(expected)
-        assert pan.accuracy(truth, answers) == pytest.approx(np.mean(truth == answers))
+        assert scores.macro_f1(truth, answers) == pytest.approx(expected)
+        assert scores.accuracy(truth, answers) == pytest.approx(np.mean(truth == answers))
 
 
 def test_perfect_and_all_unknown_answers() -> None:
-    assert pan.macro_f1(TRUTH, TRUTH) == 1.0
-    assert pan.macro_f1(TRUTH, [UNK] * 5) == 0.0
-    assert pan.accuracy(TRUTH, [UNK] * 5) == 0.0
+    assert scores.macro_f1(TRUTH, TRUTH) == 1.0
+    assert scores.macro_f1(TRUTH, [UNK] * 5) == 0.0
+    assert scores.accuracy(TRUTH, [UNK] * 5) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -83,9 +86,9 @@ def test_perfect_and_all_unknown_answers() -> None:
 )
 def test_scores_reject_bad_input(truth, answers, kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
-        pan.macro_f1(truth, answers, problem="problem00009", **kwargs)
+        scores.macro_f1(truth, answers, problem="problem00009", **kwargs)
     with pytest.raises(ValueError, match="problem00009"):
-        pan.macro_f1(truth, answers, problem="problem00009", **kwargs)
+        scores.macro_f1(truth, answers, problem="problem00009", **kwargs)
 
 
 def test_score_collection_per_problem() -> None:
@@ -157,7 +160,7 @@ def test_hc_attribute_finds_the_planted_author() -> None:
     assert result.candidates == ["cy", "bob", "ann"]
     assert result.discrepancies.shape == (12, 3)
     assert list(result.by_min) == truth
-    assert pan.accuracy(truth, result.by_rank) >= 0.75
+    assert scores.accuracy(truth, result.by_rank) >= 0.75
     # the min rule is the argmin of the returned matrix, in candidate order
     assert list(result.by_min) == [result.candidates[j] for j in result.discrepancies.argmin(1)]
 
@@ -192,7 +195,7 @@ def test_hc_attribute_rejects_bad_problems(known, authors, unknown, kwargs, mess
 
 
 def test_token_cache_reuses_texts() -> None:
-    cache = pan.TokenCache()
+    cache = protocols.TokenCache()
     first = cache(["One two.", "three"], remove_names_numbers=False, lemmatize=False)
     again = cache(["three", "One two."], remove_names_numbers=False, lemmatize=False)
     assert first == [["one", "two"], ["three"]] and again == first[::-1]
@@ -212,9 +215,9 @@ def test_problem_parts_and_collections() -> None:
     assert list(details) == ["p1"] and (details["p1"].by_min == answers.hc_min).all()
     assert details["p1"].discrepancies.shape == (len(answers), len(details["p1"].candidates))
     with pytest.raises(ValueError, match="p9: no such problem"):
-        pan.problem_parts(collection, "p9")
+        pan_data.problem_parts(collection, "p9")
     with pytest.raises(ValueError, match="p1: a problem needs known and unknown"):
-        pan.problem_parts(collection[collection.role == "known"], "p1")
+        pan_data.problem_parts(collection[collection.role == "known"], "p1")
 
 
 # ------------------------------------------------------------------ SVM baseline

@@ -7,6 +7,9 @@ import pandas as pd
 import pytest
 
 from hclib.studies import pan
+from hclib.studies import pan_protocols
+from hclib.texts import protocols
+from hclib.texts import features
 from hclib.formulas.hc import higher_criticism, higher_criticism_subset
 from hclib.formulas.pvalues import allocation_probability_pvalues
 
@@ -41,15 +44,15 @@ def test_hc_subset_rejects_bad_masks():
 
 
 def test_presets_differ_in_exactly_the_ablation_choices():
-    text, code = pan.PROTOCOLS["paper-text"], pan.PROTOCOLS["paper-code"]
-    differing = {c for c in pan.ABLATION_CHOICES if getattr(text, c) != getattr(code, c)}
-    assert differing == set(pan.ABLATION_CHOICES) - {"lemmatize"}  # both lemmatise
-    grid = pan.ablation_protocols()
-    assert len(grid) == 2 * (1 + len(pan.ABLATION_CHOICES))
+    text, code = protocols.PROTOCOLS["paper-text"], protocols.PROTOCOLS["paper-code"]
+    differing = {c for c in pan_protocols.ABLATION_CHOICES if getattr(text, c) != getattr(code, c)}
+    assert differing == set(pan_protocols.ABLATION_CHOICES) - {"lemmatize"}  # both lemmatise
+    grid = pan_protocols.ablation_protocols()
+    assert len(grid) == 2 * (1 + len(pan_protocols.ABLATION_CHOICES))
     for (name, choice), proto in grid.items():
         other = code if name == "paper-text" else text
-        base = pan.PROTOCOLS[name]
-        for c in pan.ABLATION_CHOICES:
+        base = protocols.PROTOCOLS[name]
+        for c in pan_protocols.ABLATION_CHOICES:
             if c != choice:
                 assert getattr(proto, c) == getattr(base, c)
             elif c == "lemmatize":
@@ -60,18 +63,18 @@ def test_presets_differ_in_exactly_the_ablation_choices():
 
 def test_bad_protocols_are_rejected():
     with pytest.raises(ValueError, match="unknown protocol"):
-        pan.get_protocol("paper-draft")
+        protocols.get_protocol("paper-draft")
     with pytest.raises(ValueError, match="min_count"):
-        pan.vary("paper-code", min_count=-1)
+        protocols.vary("paper-code", min_count=-1)
     with pytest.raises(ValueError, match="pvalue"):
-        pan.vary("paper-code", pvalue="exact")
+        protocols.vary("paper-code", pvalue="exact")
     with pytest.raises(ValueError, match="names"):
-        pan.vary("paper-code", names="ner")
+        protocols.vary("paper-code", names="ner")
 
 
 def test_paper_code_tokens_keep_marks_digits_and_two_letter_words():
-    cache = pan.TokenCache()
-    raw = pan.vary("paper-code", names="none", lemmatize=False)
+    cache = protocols.TokenCache()
+    raw = protocols.vary("paper-code", names="none", lemmatize=False)
     text = 'I said: "Don\'t go (now), A 1787 plan!" - ok'
     assert cache.protocol_tokens([text], raw)[0] == [
         "said", ":", '"', "don", "go", "(", "now", ")", ",", "a", "1787", "plan", "!", '"',
@@ -79,19 +82,19 @@ def test_paper_code_tokens_keep_marks_digits_and_two_letter_words():
 
 
 def test_paper_code_lemmatises_and_pos_removal_drops_names():
-    cache = pan.TokenCache()
+    cache = protocols.TokenCache()
     text = "Harry gave Hermione 3 old books, and they were reading."
-    lem = cache.protocol_tokens([text], pan.vary("paper-code", names="none"))[0]
+    lem = cache.protocol_tokens([text], protocols.vary("paper-code", names="none"))[0]
     assert "give" in lem and "book" in lem and "," in lem and "harry" in lem
-    pos = cache.protocol_tokens([text], pan.vary("paper-code", names="pos"))[0]
+    pos = cache.protocol_tokens([text], protocols.vary("paper-code", names="pos"))[0]
     assert "harry" not in pos and "3" not in pos and "," in pos
 
 
 def test_ignored_words_shape_only_the_vocabulary():
     known = [["harry", "said", "the", "cat"] * 5, ["ron", "said", "the", "dog"] * 5]
     unknown = [["harry", "said", "the", "cat", "ron", "said"] * 3]
-    proto = pan.vary("paper-code", names="list", n_words=20, min_count=0, gamma=0.25)
-    cands, d = pan.protocol_attribute(known, ["A", "B"], unknown, proto,
+    proto = protocols.vary("paper-code", names="list", n_words=20, min_count=0, gamma=0.25)
+    cands, d = pan_protocols.protocol_attribute(known, ["A", "B"], unknown, proto,
                                       ignored={"harry", "ron"})
     assert cands == ["A", "B"] and d.shape == (1, 2) and np.isfinite(d).all()
 
@@ -103,8 +106,8 @@ def test_paper_text_protocol_reproduces_hc_attribute():
              for _ in range(6)]
     unknown = [list(rng.choice(words, 300)) for _ in range(4)]
     authors = ["a", "a", "b", "b", "c", "c"]
-    proto = pan.vary("paper-text", n_words=80)
-    cands, d = pan.protocol_attribute(known, authors, unknown, proto)
+    proto = protocols.vary("paper-text", n_words=80)
+    cands, d = pan_protocols.protocol_attribute(known, authors, unknown, proto)
     ref = pan.hc_attribute(known, authors, unknown, n_words=80)
     np.testing.assert_allclose(d, ref.discrepancies, rtol=1e-12)
     assert cands == ref.candidates
@@ -114,8 +117,8 @@ def test_min_count_and_probability_pvalues_are_what_the_code_computed():
     # one unknown text against one corpus, by hand: binomtest P-values, words with n < 3 out
     known = [["a"] * 30 + ["b"] * 20 + ["c"] * 2 + ["d"] * 8, ["a"] * 25 + ["b"] * 25 + ["d"]]
     unknown = [["a"] * 3 + ["b"] * 9 + ["c"] + ["d"] * 2]
-    proto = pan.vary("paper-code", names="none", n_words=4, orders=(1,))
-    _, d = pan.protocol_attribute(known, ["A", "A"], unknown, proto)
+    proto = protocols.vary("paper-code", names="none", n_words=4, orders=(1,))
+    _, d = pan_protocols.protocol_attribute(known, ["A", "A"], unknown, proto)
     x = np.array([[3, 9, 2, 1]])  # vocabulary a, b, d, c
     y = np.array([[55, 45, 9, 2]])
     pv = allocation_probability_pvalues(x, y)[0]
@@ -126,8 +129,8 @@ def test_min_count_and_probability_pvalues_are_what_the_code_computed():
 
 def test_paper_f1_is_a_function_of_accuracy():
     acc = np.array([0.43, 0.5, 0.775, 0.75])
-    assert pan.paper_f1(acc) == pytest.approx([0.6014, 0.6667, 0.8732, 0.8571], abs=5e-4)
-    assert float(np.mean(pan.paper_f1(acc))) == pytest.approx(0.7496, abs=1e-4)
+    assert pan_protocols.paper_f1(acc) == pytest.approx([0.6014, 0.6667, 0.8732, 0.8571], abs=5e-4)
+    assert float(np.mean(pan_protocols.paper_f1(acc))) == pytest.approx(0.7496, abs=1e-4)
 
 
 def test_attribute_collection_accepts_a_protocol_and_refuses_mixed_options():
@@ -141,7 +144,7 @@ def test_attribute_collection_accepts_a_protocol_and_refuses_mixed_options():
     rows += [("p1", "unknown", f"c{a}", text(a)) for a in range(3)]
     df = pd.DataFrame(rows, columns=["problem", "role", "author", "text"])
     df["doc_id"] = [f"d{i}" for i in range(len(df))]
-    proto = pan.vary("paper-code", names="none", lemmatize=False, n_words=40)
+    proto = protocols.vary("paper-code", names="none", lemmatize=False, n_words=40)
     out = pan.attribute_collection(df, protocol=proto)
     assert list(out.columns) == ["problem", "doc_id", "author", "hc_min"]
     assert (out.hc_min == out.author).mean() >= 2 / 3
@@ -218,7 +221,7 @@ def test_char_ngram_counts_match_the_chars_features():
         in_processes = char_ngram_counts((t for t in texts), n, 12, n_jobs=2)
         assert in_processes[1] == items
         np.testing.assert_array_equal(in_processes[0], counts)
-    assert pan.char_ngram_counts is char_ngram_counts
+    assert features.char_ngram_counts is char_ngram_counts
     with pytest.raises(ValueError, match="positive"):
         char_ngram_counts(texts, 0, 5)
     with pytest.raises(ValueError, match="up to n = 4"):
@@ -251,7 +254,7 @@ def test_hc_discrepancy_with_the_code_choices_drops_rare_words():
 
 
 def test_stand_in_names_are_words_mostly_tagged_as_names():
-    cache = pan.TokenCache()
+    cache = protocols.TokenCache()
     texts = ["Harry went home. Then Harry said that the Bank was closed.",
              "The bank is near. Harry and Ron walked to the bank."]
     names = cache.proper_names(texts)

@@ -314,7 +314,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
 def _problems(dataset: Path, entries: list[dict]) -> list:
     """The problems of ``entries`` present in ``dataset``; the listed ones that are missing
     are named on stderr (an error if none is present)."""
-    from hclib.studies.pan import _inside, read_problem
+    from hclib.corpora.pan_layout import _inside, read_problem
 
     present, missing = [], []
     for entry in entries:
@@ -342,7 +342,8 @@ def _answers_folder(out: Path) -> Path:
 
 
 def _run_pan(args: argparse.Namespace) -> int:
-    from hclib.studies.pan import _json, score_answers, write_answers
+    from hclib.corpora.pan_layout import _json, write_answers
+    from hclib.studies.scores import score_answers
 
     dataset = Path(args.dataset)
     if not dataset.is_dir():
@@ -399,9 +400,10 @@ def _read_text(path: Path) -> str:
 
 
 def _protocol_solver(problems: list, protocol: str):
-    """problem → answers of :func:`hclib.studies.pan.protocol_collection`, by unknown file;
+    """problem → answers of :func:`hclib.studies.pan_protocols.protocol_collection`, by unknown file;
     one problem at a time (so that progress shows), sharing the token cache."""
-    from hclib.studies.pan import TokenCache, ignored_words, protocol_collection
+    from hclib.texts.protocols import TokenCache
+    from hclib.studies.pan_protocols import ignored_words, protocol_collection
 
     def table(ps: list) -> pd.DataFrame:
         rows = [(p.name, "known", author, path.name, _read_text(path))

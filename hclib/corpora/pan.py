@@ -28,7 +28,8 @@ from hclib.downloads.registry import (FETCH_COMMAND, PAN18_TEST, DataIntegrityEr
                                       read_checksum_list, register_checksums,
                                       register_source)
 
-__all__ = ["PAN18_COLLECTIONS", "load_pan18", "read_pan18", "collection_files"]
+__all__ = ["PAN18_COLLECTIONS", "candidates", "collection_files", "load_pan18", "problem_parts",
+           "read_pan18"]
 
 PAN18_TRAIN = "pan18/pan18-cross-domain-authorship-attribution-training-dataset-2017-12-02"
 PAN18_COLLECTIONS: dict[str, str] = {"test": PAN18_TEST, "train": PAN18_TRAIN}
@@ -192,3 +193,20 @@ def _read_json(files: dict[str, Path], name: str, where: str) -> Any:
             f"PAN 2018: {path} is not valid JSON ({exc}); the file is damaged: replace it "
             f"with the original, or run `{FETCH_COMMAND} pan18`"
         ) from None
+
+
+def problem_parts(collection: pd.DataFrame, problem: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The known and unknown rows of one problem of a :func:`load_pan18` table."""
+    rows = collection[collection.problem == problem]
+    if rows.empty:
+        raise ValueError(f"{problem}: no such problem in the collection")
+    known, unknown = rows[rows.role == "known"], rows[rows.role == "unknown"]
+    if known.empty or unknown.empty:
+        raise ValueError(f"{problem}: a problem needs known and unknown texts "
+                         f"(got {len(known)} known, {len(unknown)} unknown)")
+    return known, unknown
+
+
+def candidates(known: pd.DataFrame) -> list[str]:
+    """The candidates of a problem's known rows, in PAN's order (:func:`load_pan18` keeps it)."""
+    return list(dict.fromkeys(known.author))

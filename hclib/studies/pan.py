@@ -1,5 +1,5 @@
-r"""PAN 2018 cross-domain authorship attribution: the paper's HC pipeline, the official scores and
-the official character-n-gram SVM baseline.
+r"""PAN 2018 cross-domain authorship attribution: the paper's HC pipeline and the official
+character-n-gram SVM baseline.
 
 The HC pipeline (Kipnis, subsection "Authorship Attribution Challenge"), per problem:
 
@@ -16,13 +16,8 @@ The HC pipeline (Kipnis, subsection "Authorship Attribution Challenge"), per pro
    among the leave-one-out discrepancies of :math:`\mathcal{C}_a`'s own texts
    (:func:`hclib.calibration.attribute_by_rank`).
 
-Scores follow the official evaluators (``pan18-cdaa-evaluator.py`` and, for open-set ground
-truth, ``pan19-cdaa-evaluator.py``): the macro-averaged F1 over the candidate authors that occur
-in the ground truth (``<UNK>`` excluded), F1 computed per author as
-:math:`2\,TP/(2\,TP + FP + FN)`, where an answer ``<UNK>`` (or any label that is not a true
-author) is never a true positive; and the micro-averaged accuracy, in which ``<UNK>`` is the
-right answer for a text whose true author is ``<UNK>``. On closed-set ground truth (PAN 2018)
-the two evaluators agree.
+The scores are PAN's official ones (:mod:`hclib.studies.scores`); the protocols of the
+paper's text and code are compared in :mod:`hclib.studies.pan_protocols`.
 
 The baseline is the official ``pan18-cdaa-baseline.py``: character 3-grams occurring at least
 ``ft = 5`` times in the known texts, counts divided by the text's length in characters,
@@ -34,45 +29,33 @@ a candidate). The PAN 2019 baseline added a reject option (``CalibratedClassifie
 
 from __future__ import annotations
 
-import json
 import warnings
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from hclib.texts import protocols as _protocols
 from hclib.calibration import attribute_by_rank
-from hclib.texts.features import Features, char_ngram_counts
+from hclib.texts.features import Features
 from hclib.engine.matrix import corpus_counts
 from hclib.attribution.methods import get
-from hclib.texts.protocols import (N_WORDS, ORDERS, PAPER_CODE_NUMBERS,
-                         PAPER_CODE_OTHER_WORDS, PROTOCOLS, Protocol, TokenCache, get_protocol,
-                         paper_code_ignored_words, protocol_tables, vary)
-from hclib.texts.sources import text_files
+from hclib.texts.protocols import N_WORDS, ORDERS, Protocol, TokenCache
 from hclib.texts.tokens import count_matrix, most_frequent
 from .published import PAN_PAPER_ACCURACY as PAPER_ACCURACY
 from .published import PAN_PAPER_MEAN_F1 as PAPER_MEAN_F1
+from hclib.corpora.pan import candidates, problem_parts
+from .pan_protocols import protocol_collection
+from .scores import UNK, pan_scores
 
 __all__ = [
-    "UNK",
-    "ORDERS",
-    "N_WORDS",
     "PAPER_ACCURACY",
     "PAPER_MEAN_F1",
     "OFFICIAL_BASELINE",
     "OFFICIAL_BASELINE_MEAN_F1",
     "LEADER_MEAN_F1",
-    "macro_f1",
-    "accuracy",
-    "pan_scores",
-    "score_answers",
-    "NO_ANSWER",
     "ngram_items",
     "ngram_vocabulary",
-    "TokenCache",
     "HCAttribution",
     "hc_attribute",
     "char_ngram_baseline",
@@ -80,29 +63,10 @@ __all__ = [
     "attribute_collection",
     "baseline_collection",
     "score_collection",
-    "Protocol",
-    "PROTOCOLS",
-    "get_protocol",
-    "ABLATION_CHOICES",
-    "PAPER_CODE_OTHER_WORDS",
-    "PAPER_CODE_NUMBERS",
-    "paper_code_ignored_words",
-    "protocol_attribute",
-    "paper_f1",
-    "ignored_words",
-    "protocol_collection",
-    "compare_protocols",
     "features_collection",
-    "char_ngram_counts",
-    "vary",
-    "ablation_protocols",
-    "read_problem",
-    "write_answers",
     "open_set_study",
 ]
 
-#: The answer for "none of the candidates" in PAN's format.
-UNK = "<UNK>"
 # ORDERS, N_WORDS, TokenCache, Protocol, PROTOCOLS, get_protocol, vary and the names list live
 # in hclib.texts.protocols (the library's one pipeline) and are re-exported here.
 
@@ -117,75 +81,6 @@ OFFICIAL_BASELINE: dict[int, tuple[float, float]] = {
 OFFICIAL_BASELINE_MEAN_F1 = 0.697
 #: The best mean macro-F1 on the English problems among the PAN 2018 submissions.
 LEADER_MEAN_F1 = 0.762
-
-
-# ------------------------------------------------------------------ scores
-
-
-def _label_arrays(
-    truth: Sequence[Hashable], predicted: Sequence[Hashable], problem: str
-) -> tuple[np.ndarray, np.ndarray]:
-    where = f"{problem}: " if problem else ""
-    t = np.asarray(list(truth), dtype=object)
-    p = np.asarray(list(predicted), dtype=object)
-    if t.ndim != 1 or t.size == 0:
-        raise ValueError(f"{where}truth must be a non-empty sequence of author labels")
-    if p.shape != t.shape:
-        raise ValueError(f"{where}{p.size} answers for {t.size} unknown texts: give one per text")
-    return t, p
-
-
-def macro_f1(
-    truth: Sequence[Hashable],
-    predicted: Sequence[Hashable],
-    *,
-    candidates: Sequence[Hashable] | None = None,
-    problem: str = "",
-) -> float:
-    r"""Official PAN macro-F1: :math:`\frac{1}{|A|}\sum_{a \in A} \mathrm{F1}_a`.
-
-    Here :math:`\mathrm{F1}_a = 2 TP_a/(2 TP_a + FP_a + FN_a)` and :math:`A` is the set of
-    authors in ``truth`` other than ``<UNK>`` (as in ``pan18-cdaa-evaluator.py`` and
-    ``pan19-cdaa-evaluator.py``). An author's F1 is 0 when it is never predicted, and an answer
-    ``<UNK>`` or any label outside :math:`A` is a false negative of the true author and a false
-    positive of nobody, so ``<UNK>`` is never a true positive. If ``candidates`` is given, every
-    true author other than ``<UNK>`` must be one of them (ValueError otherwise).
-    """
-    t, p = _label_arrays(truth, predicted, problem)
-    if (t == UNK).all():
-        where = f"{problem}: " if problem else ""
-        raise ValueError(f"{where}every true author is {UNK!r}: macro-F1 over the candidate "
-                         "authors is undefined")
-    if candidates is not None:
-        unknown = sorted(set(t) - set(candidates) - {UNK}, key=str)
-        if unknown:
-            where = f"{problem}: " if problem else ""
-            raise ValueError(f"{where}true author(s) {unknown} are not among the candidates")
-    labels = np.array(sorted(set(t) - {UNK}, key=str), dtype=object)
-    hit_t = t[None, :] == labels[:, None]  # (authors × texts)
-    hit_p = p[None, :] == labels[:, None]
-    tp = (hit_t & hit_p).sum(axis=1)
-    denom = hit_t.sum(axis=1) + hit_p.sum(axis=1)  # 2TP + FP + FN
-    return float(np.mean(2 * tp / denom))
-
-
-def accuracy(
-    truth: Sequence[Hashable], predicted: Sequence[Hashable], *, problem: str = ""
-) -> float:
-    """Micro-averaged accuracy: the fraction of texts whose answer is the true author (or
-    ``<UNK>`` for a text whose true author is ``<UNK>``)."""
-    t, p = _label_arrays(truth, predicted, problem)
-    return float(np.mean(t == p))
-
-
-def pan_scores(
-    truth: Sequence[Hashable], predicted: Sequence[Hashable], *, problem: str = ""
-) -> dict[str, float]:
-    """``{"macro_f1": ..., "accuracy": ...}`` of one problem's answers (official definitions)."""
-    return {
-        "macro_f1": macro_f1(truth, predicted, problem=problem),
-        "accuracy": accuracy(truth, predicted, problem=problem),
-    }
 
 
 # ------------------------------------------------------------------ vocabulary
@@ -394,22 +289,6 @@ def char_ngram_baseline(
 # ------------------------------------------------------------------ whole collections
 
 
-def problem_parts(collection: pd.DataFrame, problem: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The known and unknown rows of one problem of a :func:`hclib.corpora.pan.load_pan18` table."""
-    rows = collection[collection.problem == problem]
-    if rows.empty:
-        raise ValueError(f"{problem}: no such problem in the collection")
-    known, unknown = rows[rows.role == "known"], rows[rows.role == "unknown"]
-    if known.empty or unknown.empty:
-        raise ValueError(f"{problem}: a problem needs known and unknown texts "
-                         f"(got {len(known)} known, {len(unknown)} unknown)")
-    return known, unknown
-
-
-def _candidates(known: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(known.author))  # PAN's candidate order (load_pan18 keeps it)
-
-
 def attribute_collection(
     collection: pd.DataFrame,
     cache: TokenCache | None = None,
@@ -446,7 +325,7 @@ def attribute_collection(
             cache(list(known.text), remove_names_numbers, lemmatize),
             known.author,
             cache(list(unknown.text), remove_names_numbers, lemmatize),
-            candidates=_candidates(known), n_words=n_words, orders=orders, gamma=gamma,
+            candidates=candidates(known), n_words=n_words, orders=orders, gamma=gamma,
             measure=measure, problem=problem,
         )
         if details is not None:
@@ -483,275 +362,6 @@ def score_collection(answers: pd.DataFrame, column: str) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("problem")
 
 
-# ------------------------------------------------------------------ protocols
-
-#: The choices that the two presets make differently (the fields of :class:`Protocol`).
-ABLATION_CHOICES: tuple[str, ...] = (
-    "punctuation", "min_count", "pvalue", "names", "lemmatize", "gamma")
-
-
-
-def paper_f1(acc: float | np.ndarray) -> float | np.ndarray:
-    r"""The "F1" of the paper's notebook: :math:`2 \cdot \mathrm{recall} \cdot \mathrm{acc} /
-    (\mathrm{recall} + \mathrm{acc})` with recall = 1 (no ``<UNK>`` answers), i.e.
-    :math:`2\,\mathrm{acc}/(1 + \mathrm{acc})`. It is a function of accuracy alone and is not
-    PAN's macro-F1."""
-    acc = np.asarray(acc, dtype=np.float64)
-    return 2 * acc / (1 + acc)
-
-
-def protocol_attribute(
-    known_tokens: Sequence[Sequence[str]],
-    known_authors: Sequence[Hashable],
-    unknown_tokens: Sequence[Sequence[str]],
-    protocol: str | Protocol,
-    *,
-    ignored: set[str] | frozenset[str] = frozenset(),
-    candidates: Sequence[Hashable] | None = None,
-    problem: str = "",
-) -> tuple[list[Hashable], np.ndarray]:
-    r"""Candidates and the (unknown texts × candidates) HC-discrepancies under ``protocol``.
-
-    The tokens are already tokenised as the protocol says (:meth:`TokenCache.protocol_tokens`).
-    The vocabulary is the ``n_words`` most frequent n-grams pooled over the known texts (ties
-    alphabetically), formed after dropping the ``ignored`` words (the ``"list"`` name removal;
-    empty otherwise); counts are taken over the full token sequences. For each pair of an
-    unknown text :math:`D` and a candidate's corpus :math:`\mathcal{C}_a` the P-values of the
-    protocol's ranking are computed, the words with :math:`N(w|D) + N(w|\mathcal{C}_a) <`
-    ``min_count`` are dropped, and :math:`\mathrm{HC}^\dagger` with :math:`\gamma_0` is taken
-    over the rest. The answer is the argmin over the candidates.
-    """
-    proto = get_protocol(protocol)
-    cands, known, unknown = _protocol_tables(known_tokens, known_authors, unknown_tokens, proto,
-                                             ignored, candidates, problem)
-    return cands, _protocol_scores(cands, known, known_authors, unknown, proto)
-
-
-def _protocol_tables(known_tokens, known_authors, unknown_tokens, proto: Protocol, ignored,
-                     candidates, problem: str, grams: dict | None = None
-                     ) -> tuple[list, np.ndarray, np.ndarray]:
-    """Candidates and the known and unknown count tables of one problem
-    (:func:`hclib.texts.protocols.protocol_tables`; ``grams`` memoises the n-grams across the problems
-    and protocols of one :func:`compare_protocols`)."""
-    where = f"{problem}: " if problem else ""
-    known_authors = list(known_authors)
-    if len(known_tokens) == 0 or len(unknown_tokens) == 0:
-        raise ValueError(f"{where}a problem needs known and unknown texts")
-    if len(known_authors) != len(known_tokens):
-        raise ValueError(f"{where}{len(known_authors)} authors for {len(known_tokens)} known texts")
-    cands = sorted(set(known_authors), key=str) if candidates is None else list(candidates)
-    missing = [c for c in cands if c not in set(known_authors)]
-    if missing or set(known_authors) - set(cands):
-        raise ValueError(f"{where}the candidates {cands} do not match the known texts' authors")
-    _, known, unknown = protocol_tables(known_tokens, unknown_tokens, proto, ignored,
-                                        grams=grams)
-    return cands, known, unknown
-
-
-def _protocol_scores(cands: list, known: np.ndarray, known_authors, unknown: np.ndarray,
-                     proto: Protocol) -> np.ndarray:
-    """(unknown texts × ``cands``) HC† of the registry with the protocol's P-value, minimum
-    count and γ0 (:meth:`hclib.attribution.methods.Method.score`, as :func:`hclib.attribute` does)."""
-    labels = list(known_authors)
-    d = get("hc_dagger").score(unknown, known, labels, gamma=proto.gamma,
-                               **proto.score_options)
-    seen = list(dict.fromkeys(labels))
-    return d[:, [seen.index(c) for c in cands]]
-
-
-def ignored_words(
-    collection: pd.DataFrame, cache: TokenCache | None = None
-) -> tuple[set[str], str]:
-    """:func:`hclib.texts.protocols.ignored_words` of the collection's known texts: the words the
-    ``"list"`` name removal keeps out of the vocabulary, and their source (``"AuthAttLib
-    list"``, or ``"POS stand-in"`` when the names list cannot be had)."""
-    known = collection[collection.role == "known"].text.unique()
-    return _protocols.ignored_words(list(known), cache)
-
-
-def protocol_collection(
-    collection: pd.DataFrame,
-    protocol: str | Protocol,
-    cache: TokenCache | None = None,
-    *,
-    ignored: set[str] | None = None,
-) -> pd.DataFrame:
-    """:func:`protocol_attribute` on every problem: columns ``problem``, ``doc_id``, ``author``
-    (the truth) and ``hc_min``. ``ignored`` (for ``names == "list"``) defaults to
-    :func:`ignored_words`; the frame's ``attrs["names_source"]`` says which list was used."""
-    return compare_protocols(collection, {"run": protocol}, cache, ignored=ignored)["run"]
-
-
-def compare_protocols(
-    collection: pd.DataFrame,
-    protocols: dict[Hashable, str | Protocol],
-    cache: TokenCache | None = None,
-    *,
-    ignored: set[str] | None = None,
-) -> dict[Hashable, pd.DataFrame]:
-    """:func:`protocol_collection` for several protocols, sharing the work they have in common.
-
-    Protocols that differ only in the P-value, ``min_count`` and ``gamma`` share their count
-    tables, which are built once per problem; tokens are shared through ``cache``. Each
-    protocol is then scored by the registry's HC† (:meth:`hclib.attribution.methods.Method.score`). Returns
-    one answer frame per key of ``protocols``.
-    """
-    cache = cache if cache is not None else TokenCache()
-    protos = {key: get_protocol(p) for key, p in protocols.items()}
-    source = "none"
-    if any(p.names == "list" for p in protos.values()):
-        if ignored is None:
-            ignored, source = ignored_words(collection, cache)
-        else:
-            source = "given"
-    groups: dict[tuple, list[Hashable]] = {}
-    for key, p in protos.items():
-        shared = (p.punctuation, p.names, p.lemmatize, p.n_words, p.orders)
-        groups.setdefault(shared, []).append(key)
-    frames: dict[Hashable, list[pd.DataFrame]] = {key: [] for key in protos}
-    grams: dict = {}
-    for problem in collection.problem.unique():
-        known, unknown = problem_parts(collection, problem)
-        for keys in groups.values():
-            proto = protos[keys[0]]
-            cands, known_counts, unknown_counts = _protocol_tables(
-                cache.protocol_tokens(list(known.text), proto), known.author,
-                cache.protocol_tokens(list(unknown.text), proto), proto,
-                ignored if proto.names == "list" else frozenset(), _candidates(known), problem,
-                grams)
-            for key in keys:
-                d = _protocol_scores(cands, known_counts, known.author, unknown_counts,
-                                     protos[key])
-                frames[key].append(unknown[["problem", "doc_id", "author"]].assign(
-                    hc_min=np.asarray(cands, dtype=object)[d.argmin(axis=1)]))
-    out = {}
-    for key, parts in frames.items():
-        out[key] = pd.concat(parts, ignore_index=True)
-        out[key].attrs["names_source"] = source if protos[key].names == "list" else "none"
-    return out
-
-
-def ablation_protocols() -> dict[tuple[str, str], Protocol]:
-    """The ablation grid: both presets, and each preset with one of :data:`ABLATION_CHOICES`
-    set to the other preset's value. Both presets lemmatise (the code with Stanford's lemmas,
-    hclib with WordNet's), so that choice is switched off instead. Keys ``(preset, choice)``,
-    choice ``"-"`` for the preset itself."""
-    grid: dict[tuple[str, str], Protocol] = {}
-    for name, other in (("paper-code", "paper-text"), ("paper-text", "paper-code")):
-        base = PROTOCOLS[name]
-        grid[name, "-"] = base
-        for choice in ABLATION_CHOICES:
-            value = getattr(PROTOCOLS[other], choice)
-            if value == getattr(base, choice):
-                value = not value
-            grid[name, choice] = vary(name, **{choice: value})
-    return grid
-# ------------------------------------------------------------------ the PAN folder layout
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem of a PAN dataset folder (:func:`read_problem`)."""
-
-    name: str
-    language: str
-    known: dict[str, list[Path]]
-    unknown: list[Path]
-    truth: dict[str, str] | None
-
-
-def _json(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise ValueError(f"{path} is missing: not a PAN dataset folder") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path} is not valid JSON ({exc})") from None
-
-
-def _inside(root: Path, name: object, what: str) -> Path:
-    """``root / name`` for a dataset entry that names one folder inside ``root``; ValueError
-    naming the entry otherwise (a path, ``..``, or a link that leads outside)."""
-    if not isinstance(name, str) or not name.strip() or name in (".", "..") \
-            or any(sep in name for sep in ("/", "\\", "\0")):
-        raise ValueError(f"{what} {name!r} is not a plain folder name: a dataset may only "
-                         f"name folders inside {root}")
-    path = root / name
-    try:
-        inside = path.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):
-        inside = False
-    if not inside:
-        raise ValueError(f"{what} {name!r} leads outside {root}: refused")
-    return path
-
-
-def read_problem(dataset: str | Path, entry: dict) -> Problem:
-    """A problem of the PAN layout: ``<dataset>/<problem>/problem-info.json`` names the
-    candidate folders (known texts) and the unknown folder; ``ground-truth.json`` is optional.
-    ``entry`` is the problem's entry of ``collection-info.json``. Every name must be a folder
-    inside the dataset (ValueError otherwise); the texts are the ``*.txt`` regular files
-    (:func:`hclib.texts.sources.text_files`)."""
-    try:
-        name, language = entry["problem-name"], entry.get("language", "")
-    except (TypeError, KeyError, AttributeError):
-        raise ValueError(f"collection-info.json: entry {entry!r} has no 'problem-name'") from None
-    if str(entry.get("encoding", "UTF-8")).upper().replace("_", "-") not in ("UTF-8", "UTF8"):
-        raise ValueError(f"{name}: encoding {entry['encoding']!r} is not supported (UTF-8 only)")
-    base = _inside(Path(dataset), name, "collection-info.json: problem")
-    info = _json(base / "problem-info.json")
-    try:
-        cands = [c["author-name"] for c in info["candidate-authors"]]  # type: ignore[index]
-        unknown_folder = info.get("unknown-folder", "unknown")  # type: ignore[union-attr]
-    except (TypeError, KeyError, AttributeError):
-        raise ValueError(f"{base / 'problem-info.json'} has no candidate-authors list") from None
-    known = {}
-    for c in cands:
-        folder = _inside(base, c, f"{name}: candidate")
-        files = text_files(folder) if folder.is_dir() else []
-        if not files:
-            raise ValueError(f"{name}: candidate {c!r} has no known texts ({folder})")
-        known[c] = files
-    unknown_dir = _inside(base, unknown_folder, f"{name}: unknown-folder")
-    unknown = text_files(unknown_dir) if unknown_dir.is_dir() else []
-    if not unknown:
-        raise ValueError(f"{name}: no unknown texts in {unknown_dir}")
-    truth = None
-    if (base / "ground-truth.json").is_file():
-        try:
-            entries = _json(base / "ground-truth.json")["ground_truth"]  # type: ignore[index]
-            truth = {e["unknown-text"]: e["true-author"] for e in entries}
-        except (TypeError, KeyError):
-            raise ValueError(f"{base / 'ground-truth.json'} has no 'ground_truth' list of "
-                             "unknown-text/true-author entries") from None
-    return Problem(name, language, known, unknown, truth)
-
-
-#: The answer recorded for a ground-truth text that has no answer (counted as wrong).
-NO_ANSWER = "<no answer>"
-
-
-def score_answers(truth: Mapping[str, Hashable], answers: Mapping[str, Hashable], *,
-                  problem: str = "") -> dict[str, float]:
-    """:func:`pan_scores` over every text of ``truth``: a text without an answer counts as
-    wrong (answer :data:`NO_ANSWER`), as in the official evaluator; an answer for a text
-    that is not in ``truth`` is a ValueError."""
-    extra = [t for t in answers if t not in truth]
-    if extra:
-        where = f"{problem}: " if problem else ""
-        raise ValueError(f"{where}ground-truth.json has no entry for {extra[0]}")
-    texts = list(truth)
-    return pan_scores([truth[t] for t in texts], [answers.get(t, NO_ANSWER) for t in texts],
-                      problem=problem)
-
-
-def write_answers(path: str | Path, texts: Sequence[str], answers: Sequence[Hashable]) -> None:
-    """``answers-<problem>.json`` as the PAN evaluators read it: a list of
-    ``{"unknown-text": ..., "predicted-author": ...}``."""
-    rows = [{"unknown-text": t, "predicted-author": str(a)} for t, a in zip(texts, answers)]
-    Path(path).write_text(json.dumps(rows, indent=4) + "\n", encoding="utf-8")
-
-
 # ------------------------------------------------------------------ open set
 
 
@@ -781,7 +391,7 @@ def open_set_study(
     rows = []
     for problem in collection.problem.unique():
         known, unknown = problem_parts(collection, problem)
-        cands = _candidates(known)
+        cands = candidates(known)
         removed = cands[int(rng.integers(len(cands)))]
         kept = known[known.author != removed]
         truth = np.where(unknown.author == removed, UNK, unknown.author).astype(object)

@@ -151,6 +151,6 @@ def paper_results() -> pd.DataFrame:
 #: The paper's accuracies on the English PAN 2018 test problems, by number of candidates, and
 #: its "mean F1". That F1 is not PAN's macro-F1: the paper's notebook computes
 #: 2·recall·acc/(recall + acc) with recall = 1, i.e. 2·acc/(1 + acc)
-#: (:func:`hclib.studies.pan.paper_f1`).
+#: (:func:`hclib.studies.pan_protocols.paper_f1`).
 PAN_PAPER_ACCURACY: dict[int, float] = {20: 0.43, 15: 0.5, 10: 0.775, 5: 0.75}
 PAN_PAPER_MEAN_F1 = 0.75

@@ -34,8 +34,8 @@ Subsampling, said plainly: one fold of ten for Gutenberg and one piece per test 
 Gutenberg (a character SVM over the full training works is beyond this study's budget of
 well under an hour on one core).
 
-Metrics: accuracy and macro-F1 (:func:`hclib.studies.pan.accuracy`,
-:func:`hclib.studies.pan.macro_f1`) over the texts of a cell.
+Metrics: accuracy and macro-F1 (:func:`hclib.studies.scores.accuracy`,
+:func:`hclib.studies.scores.macro_f1`) over the texts of a cell.
 
 Selection rule (written and committed before the comparison was run):
 
@@ -76,7 +76,8 @@ from hclib.texts.protocols import TokenCache
 from hclib.formulas.pvalues import PVALUES, pvalues_given_totals
 from hclib.formulas.statistics import STATISTICS, combine_all
 from hclib.texts.tokens import count_matrix, most_frequent
-from .pan import accuracy, char_ngram_baseline, macro_f1
+from .pan import char_ngram_baseline
+from .scores import accuracy, macro_f1
 
 __all__ = ["SEED", "LENGTHS", "FEATURES", "RESULTS", "FOLD_CHECK", "score_cell", "choose",
            "run_study", "null_pvalues", "federalist_cell", "pan_cell", "gutenberg_cells",
@@ -170,7 +171,7 @@ def _items_tables(known_texts, unknown_texts, feature, cache, n_items=N_ITEMS):
 
 def pan_cell(cache: TokenCache, features: Sequence[str] = FEATURES) -> pd.DataFrame:
     from hclib.corpora.pan import load_pan18
-    from .pan import problem_parts
+    from hclib.corpora.pan import problem_parts
 
     rows, svm = [], []
     tables = {c: load_pan18(c) for c in ("train", "test")}
