@@ -1,6 +1,6 @@
 """Raw-style Project Gutenberg files for tests: a stripped text wrapped in a header and footer.
 
-``make_raw(text, variant)`` is the inverse of :func:`hclib.corpora.gutenberg.strip_boilerplate`
+``make_raw(text, variant)`` is the inverse of :func:`hclib.corpora.gutenberg_text.strip_boilerplate`
 for one stripping rule per variant (:data:`VARIANTS`), so stripping it must give ``text`` back
 byte for byte.
 """

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from hclib.studies import benchmark as ev
+from hclib.studies import benchmark_analysis as analysis
 from hclib.studies import published
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 
@@ -253,7 +254,7 @@ def _toy_accuracy() -> pd.DataFrame:
 
 def test_summarize():
     acc = _toy_accuracy()
-    out = ev.summarize(acc)
+    out = analysis.summarize(acc)
     assert out["method"].tolist()[:2] == ["hc_dagger", "hc_dagger"]  # paper order
     row = out.query("method == 'chi2' and N == 20").iloc[0]
     sample = acc.query("method == 'chi2' and N == 20")["accuracy"]
@@ -265,7 +266,7 @@ def test_summarize():
 
 def test_welch_tests_wiring():
     acc = _toy_accuracy()
-    out = ev.welch_tests(acc)
+    out = analysis.welch_tests(acc)
     assert len(out) == 4 and "hc_dagger" not in set(out["method"])
     for _, row in out.iterrows():
         a = acc.query("method == 'hc_dagger' and N == @row.N").sort_values("fold")["accuracy"]
@@ -279,36 +280,36 @@ def test_welch_tests_wiring():
     chi2 = out.query("method == 'chi2'")
     assert chi2["significant"].all() and (chi2["difference"] > 0).all()
     with pytest.raises(ValueError, match="reference"):
-        ev.welch_tests(acc, reference="g2")
+        analysis.welch_tests(acc, reference="g2")
 
 
 def test_accuracy_vs_candidates(result, separated):
     _, labels = separated
-    out = ev.accuracy_vs_candidates(result, [2, 4], methods=["hc_dagger", "g2"], repetitions=3,
+    out = analysis.accuracy_vs_candidates(result, [2, 4], methods=["hc_dagger", "g2"], repetitions=3,
                                     seed=1)
     assert len(out) == 2 * 2 * 3
     assert (out["accuracy"] == 1.0).all()
     assert (out.query("k == 2")["n_test"] == 12).all()
     assert (out.query("k == 4")["n_test"] == 24).all()
-    again = ev.accuracy_vs_candidates(result, [2, 4], methods=["hc_dagger", "g2"],
+    again = analysis.accuracy_vs_candidates(result, [2, 4], methods=["hc_dagger", "g2"],
                                       repetitions=3, seed=1)
     pd.testing.assert_frame_equal(out, again)
     with pytest.raises(ValueError, match="between 2"):
-        ev.accuracy_vs_candidates(result, [5])
+        analysis.accuracy_vs_candidates(result, [5])
     with pytest.raises(ValueError, match="not run"):
-        ev.accuracy_vs_candidates(result, [2], methods=["burrows_delta"])
+        analysis.accuracy_vs_candidates(result, [2], methods=["burrows_delta"])
 
 
 def test_accuracy_vs_candidates_all_authors_is_full_accuracy():
     counts, labels = synthetic(boost=1.25, length=1500, seed=5)
     res = ev.run_benchmark(counts, labels, vocab_sizes=(40,), n_folds=3, seed=2,
                            methods=["hc_dagger", "knn_cosine"], progress=False)
-    out = ev.accuracy_vs_candidates(res, [4], repetitions=1)
+    out = analysis.accuracy_vs_candidates(res, [4], repetitions=1)
     pooled = res.accuracy.groupby("method")["n_correct"].sum() / len(labels)
     for _, row in out.iterrows():
         assert row["accuracy"] == pytest.approx(pooled[row["method"]])
     # fewer candidates can only make attribution easier here, on average
-    small = ev.accuracy_vs_candidates(res, [2], repetitions=20, seed=0)
+    small = analysis.accuracy_vs_candidates(res, [2], repetitions=20, seed=0)
     assert small.groupby("method")["accuracy"].mean().min() >= pooled.min()
 
 
@@ -337,7 +338,7 @@ def test_hc_dagger_diagnostics_explain_where_dagger_equals_star():
     _, corpora, _ = corpus_counts(counts, labels.tolist())
     docs = np.vstack([synthetic(n_authors=3, works=2, boost=4.0, length=length, seed=3)[0]
                       for length in (20000, 1000)])
-    diag = ev.hc_dagger_diagnostics(docs, corpora)
+    diag = analysis.hc_dagger_diagnostics(docs, corpora)
     assert diag.no_rank_qualifies.shape == (12, 3)
     assert diag.no_rank_qualifies.any() and not diag.no_rank_qualifies.all()
     pv = allocation_pvalues(docs[:, None, :], corpora[None, :, :])
@@ -347,7 +348,7 @@ def test_hc_dagger_diagnostics_explain_where_dagger_equals_star():
     assert (~diag.equal).any() and diag.star_rank_qualifies.any()
     assert (dagger[~diag.equal] < star[~diag.equal]).all()
     with pytest.raises(ValueError):
-        ev.hc_dagger_diagnostics(docs, corpora[:, :10])
+        analysis.hc_dagger_diagnostics(docs, corpora[:, :10])
 
 
 def test_rank_on_training_takes_each_folds_most_frequent_training_columns() -> None:

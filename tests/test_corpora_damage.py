@@ -17,7 +17,7 @@ import pooch
 import pytest
 
 from hclib.texts import cleaning
-from hclib.corpora import gutenberg, pan, wordlists
+from hclib.corpora import gutenberg, gutenberg_text, pan, wordlists
 from hclib.downloads.registry import DataIntegrityError, DataNotFoundError
 
 SHARED = Path(os.environ.get("HCLIB_DATA_DIR", Path(__file__).resolve().parents[2] / "shared"
@@ -196,7 +196,7 @@ def test_missing_nltk_resource_is_downloaded_on_first_use(
 
 def test_strip_boilerplate_rejects_none() -> None:
     with pytest.raises(TypeError, match="text must be a str or bytes, got NoneType"):
-        gutenberg.strip_boilerplate(None)  # type: ignore[arg-type]
+        gutenberg_text.strip_boilerplate(None)  # type: ignore[arg-type]
 
 
 def test_mosteller_wallace_notebook_without_a_typo_is_rejected() -> None:

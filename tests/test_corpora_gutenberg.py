@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hclib.corpora import gutenberg
+from hclib.corpora import gutenberg, gutenberg_text
 from hclib.downloads.registry import DataIntegrityError
 from hclib.texts.tokens import count_matrix, tokenize
 
@@ -242,30 +242,30 @@ def test_strip_boilerplate_markers():
         "*** END OF THE PROJECT GUTENBERG EBOOK SOMETHING ***",
         "licence",
     ])
-    assert gutenberg.strip_boilerplate(text) == "CHAPTER I\nIt was a dark night.\n"
+    assert gutenberg_text.strip_boilerplate(text) == "CHAPTER I\nIt was a dark night.\n"
 
 
 def test_strip_boilerplate_without_markers_keeps_text():
-    assert gutenberg.strip_boilerplate("\ufeffJust a text.\r\nTwo lines.\r\n") == (
+    assert gutenberg_text.strip_boilerplate("\ufeffJust a text.\r\nTwo lines.\r\n") == (
         "Just a text.\nTwo lines.\n"
     )
     # a credit paragraph at the very top is still dropped
-    assert gutenberg.strip_boilerplate("Produced by X.\n\nBody.") == "Body.\n"
+    assert gutenberg_text.strip_boilerplate("Produced by X.\n\nBody.") == "Body.\n"
 
 
 def test_strip_boilerplate_start_only_in_header_window():
     body = ["line"] * 1600
     late = [*body, "*** START OF THIS PROJECT GUTENBERG EBOOK X ***", "tail"]
-    assert gutenberg.strip_boilerplate("\n".join(late)).startswith("line\nline")
+    assert gutenberg_text.strip_boilerplate("\n".join(late)).startswith("line\nline")
     early = ["head", "*** START OF THIS PROJECT GUTENBERG EBOOK X ***", *body]
-    assert not gutenberg.strip_boilerplate("\n".join(early)).startswith("head")
+    assert not gutenberg_text.strip_boilerplate("\n".join(early)).startswith("head")
 
 
 def test_strip_boilerplate_keeps_at_most_four_credit_paragraphs():
     credits = ["Produced by A.", "Produced by B.", "Produced by C.", "Produced by D.",
                "Produced by E."]
     text = "*** START OF THIS PROJECT GUTENBERG EBOOK X ***\n\n" + "\n\n".join(credits + ["Body"])
-    assert gutenberg.strip_boilerplate(text) == "Produced by E.\n\nBody\n"
+    assert gutenberg_text.strip_boilerplate(text) == "Produced by E.\n\nBody\n"
 
 
 def test_strip_boilerplate_on_a_real_gutenberg_file():
@@ -277,7 +277,7 @@ def test_strip_boilerplate_on_a_real_gutenberg_file():
     except Exception as exc:  # noqa: BLE001 - data not available on this machine
         pytest.skip(f"Federalist text not available: {exc}")
     raw = path.read_text(encoding="utf-8")
-    text = gutenberg.strip_boilerplate(raw)
+    text = gutenberg_text.strip_boilerplate(raw)
     assert text.startswith("THE FEDERALIST PAPERS")
     assert "gutenberg" not in text.lower()
     assert "Produced by" not in text[:500]
@@ -306,8 +306,8 @@ TRICKY = [
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_word_counts_equals_tokenize(text: str):
-    assert gutenberg.word_counts(text) == Counter(tokenize(text))
-    assert gutenberg.word_counts(text.encode("utf-8")) == Counter(tokenize(text))
+    assert gutenberg_text.word_counts(text) == Counter(tokenize(text))
+    assert gutenberg_text.word_counts(text.encode("utf-8")) == Counter(tokenize(text))
 
 
 _ALPHABET = st.sampled_from(list(
@@ -319,7 +319,7 @@ _ALPHABET = st.sampled_from(list(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_ALPHABET, max_size=60).map("".join))
 def test_word_counts_equals_tokenize_property(text: str):
-    assert gutenberg.word_counts(text) == Counter(tokenize(text))
+    assert gutenberg_text.word_counts(text) == Counter(tokenize(text))
 
 
 def test_ascii_separators_never_compose_into_letters():
@@ -344,7 +344,7 @@ def test_ascii_separators_never_compose_into_letters():
 
 
 def test_count_vector():
-    v = gutenberg.count_vector("The king and the sea; the KING.", ["the", "king", "war"])
+    v = gutenberg_text.count_vector("The king and the sea; the KING.", ["the", "king", "war"])
     assert v.tolist() == [3, 2, 0]
 
 
@@ -362,7 +362,7 @@ def test_word_counts_on_shipped_texts():
     for file in manifest["file"].iloc[picks]:
         with lzma.open(data_file(f"gutenberg/{file}"), "rt", encoding="utf-8") as stream:
             text = stream.read()
-        assert gutenberg.word_counts(text) == Counter(tokenize(text)), file
+        assert gutenberg_text.word_counts(text) == Counter(tokenize(text)), file
 
 
 # ------------------------------------------------------------------ the shipped collection

@@ -1,17 +1,20 @@
 """The book's studies: the experiments of the paper, each built by one call.
 
-The method itself lives at the top of :mod:`hclib` and the corpora in :mod:`hclib.corpora`; a
-study bundles what one experiment of the book needs, so that every chapter starts from the same
+The method lives in the layers below (:mod:`hclib.formulas`, :mod:`hclib.engine`,
+:mod:`hclib.attribution`) and the corpora in :mod:`hclib.corpora`; a study bundles what one experiment of the book needs, so that every chapter starts from the same
 tables.
 
 * :mod:`hclib.studies.federalist`: :func:`federalist_study`, the Federalist papers of the
   paper's Section 2.3.1 with their authors, cleaned tokens (POS-tagged once, cached), the
   vocabulary, the counts and the author corpora.
 * :mod:`hclib.studies.benchmark`: the Gutenberg authorship benchmark (Section 2.3, Table 2):
-  seeded cross-validation of every registered method, summaries, Welch tests.
+  seeded cross-validation of every registered method; what its accuracies say (summaries,
+  Welch tests, accuracy against the number of candidates) is in
+  :mod:`hclib.studies.benchmark_analysis`.
 * :mod:`hclib.studies.pan`: the PAN 2018 cross-domain attribution study (Section 2.4): the
-  paper's pipeline under the protocols of its text and of its code, the official scores, the
-  character n-gram SVM baseline.
+  paper's pipeline, the character n-gram SVM baseline and the open-set study; the protocols of
+  the paper's text and code compared in :mod:`hclib.studies.pan_protocols`, PAN's official
+  scores in :mod:`hclib.studies.scores`.
 * :mod:`hclib.studies.cv`: why HC works, the within-corpus variation of words (Section
   "Analyzing Success").
 * :mod:`hclib.studies.published`: the paper's published code and numbers in one place: the
@@ -25,19 +28,23 @@ tables.
   ungrouped leave-one-out, accuracy against length, PAN 2018 confidences.
 """
 
-from . import benchmark, cv, federalist, pan, published, short_texts, trust
+from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
+               scores, short_texts, trust)
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
 __all__ = [
     "FederalistStudy",
     "benchmark",
+    "benchmark_analysis",
     "cv",
     "federalist",
     "federalist_study",
     "pan",
+    "pan_protocols",
     "published",
     "trust",
     "published_pvalues",
+    "scores",
     "short_texts",
 ]

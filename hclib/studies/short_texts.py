@@ -215,7 +215,7 @@ def federalist_cell(cache: TokenCache, features: Sequence[str] = FEATURES, svm: 
 
 def gutenberg_cells(lengths: Sequence[int] = LENGTHS, fold: int = 0, n_jobs: int = 1
                     ) -> pd.DataFrame:
-    from hclib.corpora import gutenberg
+    from hclib.corpora import gutenberg, gutenberg_text
     from .benchmark import stratified_folds
 
     coll = gutenberg.load_collection(vocabulary=N_ITEMS, n_jobs=n_jobs)
@@ -231,7 +231,7 @@ def gutenberg_cells(lengths: Sequence[int] = LENGTHS, fold: int = 0, n_jobs: int
         words = gutenberg.read_text(coll, doc_id).split()
         for n in lengths:
             start = int(rng.integers(0, max(len(words) - n, 0) + 1))
-            pieces[n].append(gutenberg.count_vector(" ".join(words[start:start + n]),
+            pieces[n].append(gutenberg_text.count_vector(" ".join(words[start:start + n]),
                                                     coll.vocabulary))
     for n in lengths:
         rows += score_cell(f"gutenberg-{n}", "words", np.asarray(pieces[n]), known,
