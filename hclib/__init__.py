@@ -39,6 +39,11 @@ from hclib import corpora, studies  # the subpackages, as attributes of hclib
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+#: The subpackages, one per layer, from the bottom up: a module imports only its own layer and
+#: those below it (``tests/test_layers.py``); the API reference is grouped in this order.
+LAYERS: tuple[str, ...] = ("formulas", "engine", "calibration", "downloads", "texts", "corpora",
+                           "attribution", "studies", "cli")
+
 try:
     __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
 except PackageNotFoundError:  # pragma: no cover - imported from a checkout, never installed

@@ -29,7 +29,7 @@ import pooch
 import pytest
 from raw_gutenberg import make_raw
 
-from hclib import cli
+from hclib.cli.command import main
 from hclib.corpora import datasets, gutenberg, pan, wordlists
 from hclib.downloads import fetch, nltk_data, registry
 from hclib.corpora.federalist import load_federalist
@@ -170,8 +170,8 @@ def reference() -> dict:
 def test_fetch_command_then_every_loader_equals_the_data_dir(
     reference: dict, fresh: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    assert cli.main(["data", "fetch", "federalist", "wordlists", "pan18", "nltk"]) == 0
-    assert cli.main(["data", "fetch", "gutenberg", "--authors", *AUTHORS]) == 0
+    assert main(["data", "fetch", "federalist", "wordlists", "pan18", "nltk"]) == 0
+    assert main(["data", "fetch", "gutenberg", "--authors", *AUTHORS]) == 0
     assert "gutenberg: 24 files ready" in capsys.readouterr().out  # 4 paper tables + 20 works
     _assert_same(_loaders(), reference)
     # every downloaded Gutenberg text is byte for byte the shipped stripped text
@@ -187,7 +187,7 @@ def test_fetch_command_then_every_loader_equals_the_data_dir(
         assert found is not None and found.is_relative_to(fresh)
     assert nltk.data.find("corpora/wordnet.zip")
 
-    assert cli.main(["data", "status", "federalist", "pan18", "nltk"]) == 0
+    assert main(["data", "status", "federalist", "pan18", "nltk"]) == 0
     table = capsys.readouterr().out
     assert "cache 1/1" in table and "cache 874/874" in table and "cache 2/2" in table
     assert table.count("yes") == 3
@@ -262,8 +262,8 @@ def test_unknown_author_is_an_error(fresh: Path) -> None:
         gutenberg.load_collection(authors=["Nobody"])
     with pytest.raises(TypeError, match="authors must be a sequence"):
         gutenberg.load_collection(authors="Twain, Mark")
-    assert cli.main(["data", "fetch", "federalist", "--authors", "X"]) == 2
-    assert cli.main(["data", "status", "nosuch"]) == 2
+    assert main(["data", "fetch", "federalist", "--authors", "X"]) == 2
+    assert main(["data", "status", "nosuch"]) == 2
 
 
 def test_mirror_rule(monkeypatch: pytest.MonkeyPatch) -> None:

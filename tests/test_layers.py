@@ -17,10 +17,10 @@ import hclib
 
 PACKAGE = Path(hclib.__file__).parent
 
-#: The layers, from the bottom up. ``_checks`` (the input checks) and ``plotting`` (the book's
-#: figure style) import nothing of hclib, and every layer may use them.
-LAYERS = ("_checks", "plotting", "formulas", "engine", "calibration", "downloads", "texts",
-          "corpora", "attribution", "studies", "cli")
+#: The layers, from the bottom up: ``_checks`` (the input checks) and ``plotting`` (the book's
+#: figure style), which import nothing of hclib and which every layer may use, then the
+#: subpackages in the package's own order.
+LAYERS = ("_checks", "plotting", *hclib.LAYERS)
 
 
 def module_name(path: Path) -> str:
@@ -57,6 +57,11 @@ def layer(module: str) -> str | None:
 
 #: Every module but the public API (``hclib/__init__.py``) and the ``python -m hclib`` entry.
 MODULES = sorted(set(PACKAGE.rglob("*.py")) - {PACKAGE / "__init__.py", PACKAGE / "__main__.py"})
+
+
+def test_the_layers_are_the_subpackages():
+    subpackages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert subpackages == set(hclib.LAYERS)
 
 
 def test_every_module_is_in_a_layer():

@@ -26,7 +26,7 @@ def test_version_is_the_installed_metadata() -> None:
 def test_subpackages_typing_marker_and_data_are_installed() -> None:
     assert package_files("hclib").joinpath("py.typed").is_file()
     for name in ("gutenberg-manifest.csv", "pan18-test-files.tsv", "pan18-train-files.tsv"):
-        assert package_files("hclib.corpora").joinpath("data", name).is_file()
+        assert package_files("hclib.downloads").joinpath("data", name).is_file()
     import hclib.studies.pan  # noqa: F401  (the subpackage the hand-written list left out)
 
     assert hclib.studies.pan.__name__ == "hclib.studies.pan"

@@ -4,7 +4,8 @@ A local Sphinx extension named in ``_config.yml``. The directive walks the ``hcl
 (``pkgutil.walk_packages``) and documents every public module with ``automodule``,
 ``:members:`` and ``:undoc-members:`` (every name of the module's ``__all__``, documented or
 not), the package itself first, after an ``autosummary`` table of its top-level functions
-and classes. Modules
+and classes, then one section per layer (``hclib.LAYERS``, from the formulas up to the
+command line) with the layer's modules under it, then the remaining top-level modules. Modules
 whose name starts with ``_`` are private and skipped, as are the modules listed in
 ``hclib_api_skip`` (``conf.py`` / ``_config.yml``: deprecated shims, the ``__main__`` entry
 point). A module added to the package appears in the reference without editing the page.
@@ -28,6 +29,18 @@ from sphinx.util.nodes import nested_parse_with_titles
 MAX_VALUE = 60
 
 
+def layered(package: str, names: list[str]) -> list[tuple[str, list[str]]]:
+    """``names`` grouped under their layer: ``(layer, modules)`` in the order of the package's
+    ``LAYERS`` (a layer's own ``__init__`` first), then each remaining module on its own."""
+    root = importlib.import_module(package)
+    layers = [f"{package}.{layer}" for layer in getattr(root, "LAYERS", ())]
+    groups = [(layer, [n for n in names if n == layer or n.startswith(layer + ".")])
+              for layer in layers]
+    placed = {n for _, members in groups for n in members}
+    groups += [(n, [n]) for n in names if n not in placed and n != package]
+    return [(layer, members) for layer, members in groups if members]
+
+
 def public_modules(package: str, skip: set[str]) -> list[str]:
     """``package`` and its public submodules, in alphabetical order within each level."""
     root = importlib.import_module(package)
@@ -49,16 +62,22 @@ class HclibAPI(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         package = self.arguments[0] if self.arguments else "hclib"
         skip = set(self.config.hclib_api_skip)
-        lines: list[str] = []
-        for name in public_modules(package, skip):
-            title = f"``{name}``"
+        names = public_modules(package, skip)
+        root = importlib.import_module(package)
+        functions = [m for m in root.__all__ if callable(getattr(root, m))]
+        title = f"``{package}``"
+        lines: list[str] = [title, "-" * len(title), "", ".. autosummary::",
+                            "   :nosignatures:", ""]
+        lines += [f"   {package}.{member}" for member in functions] + [""]
+        lines += [f".. automodule:: {package}", "   :members:", "   :undoc-members:", ""]
+        for layer, members in layered(package, names):
+            title = f"``{layer}``"
             lines += [title, "-" * len(title), ""]
-            if name == package:
-                root = importlib.import_module(name)
-                functions = [m for m in root.__all__ if callable(getattr(root, m))]
-                lines += [".. autosummary::", "   :nosignatures:", ""]
-                lines += [f"   {name}.{member}" for member in functions] + [""]
-            lines += [f".. automodule:: {name}", "   :members:", "   :undoc-members:", ""]
+            for name in members:
+                if name != layer:
+                    sub = f"``{name}``"
+                    lines += [sub, "~" * len(sub), ""]
+                lines += [f".. automodule:: {name}", "   :members:", "   :undoc-members:", ""]
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="hclib-api"),

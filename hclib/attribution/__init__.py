@@ -13,7 +13,4 @@
   behind the accuracy and the calibration (:mod:`hclib.calibration`).
 """
 
-from .pipeline import attribute
-from .result import Accuracy, Attribution, Explanation
-
-__all__ = ["Accuracy", "Attribution", "Explanation", "attribute"]
+__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top

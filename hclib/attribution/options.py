@@ -18,7 +18,7 @@ __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "RULES", "MIN_TOKENS",
 UNK = "<UNK>"
 RULES: tuple[str, ...] = ("min", "rank")
 
-#: The statuses of a verdict, in the ``status`` column of :attr:`Attribution.verdicts`.
+#: The statuses of a verdict, in the ``status`` column of :attr:`~hclib.attribution.result.Attribution.verdicts`.
 STATUSES: tuple[str, ...] = ("attributed", "rejected", "tie", "insufficient evidence")
 #: What the ``author`` column holds for a tie and for a text with too little evidence.
 TIE = "<tie>"
@@ -28,7 +28,7 @@ INSUFFICIENT = "<insufficient evidence>"
 #: own texts" is behind this value).
 MIN_TOKENS = 200
 
-#: The method and features of :func:`attribute` when none are given: the recommended
+#: The method and features of :func:`~hclib.attribution.pipeline.attribute` when none are given: the recommended
 #: configuration of the short-texts study (:data:`hclib.attribution.methods.RECOMMENDED_HC`, Fisher's
 #: combination of the paper's exact allocation P-values on words), which beat the paper's HC†
 #: at every piece length of its sweep. The paper's HC† is ``method="hc_dagger"``.
@@ -38,7 +38,7 @@ DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over 
                 "allocation P-values of every word (HC† uses only the smallest, up to its "
                 "threshold); chosen by the book's short-texts study; --method hc_dagger "
                 "for the paper's method")
-#: The leave-one-out of :func:`attribute` (``loo_match``): both ends of the bracket on grouped
+#: The leave-one-out of :func:`~hclib.attribution.pipeline.attribute` (``loo_match``): both ends of the bracket on grouped
 #: texts, size-matched on others (:func:`hclib.attribution.loo.loo_matches`); chosen by the study in
 #: :mod:`hclib.studies.trust`.
 DEFAULT_LOO_MATCH = "bracket"
@@ -46,7 +46,7 @@ DEFAULT_LOO_MATCH = "bracket"
 #: the accuracy and the confidence rest on them, with a 95 % interval of at most ±4.4 points.
 LOO_TEXTS = 500
 #: The confidence model also learns from excerpts of at most this many known texts, each
-#: thinned to one of these shares of its tokens (:func:`_excerpt_verdicts`).
+#: thinned to one of these shares of its tokens (``_excerpt_verdicts``).
 CALIBRATION_EXCERPTS = 300
 EXCERPT_SHARES: tuple[float, ...] = (1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32)
 #: ``compare=None`` compares the methods of :data:`~hclib.attribution.pipeline.AUTO_METHODS` on at

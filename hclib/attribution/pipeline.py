@@ -1,7 +1,7 @@
 r"""Attribute your own texts: from raw texts (or folders) to an explained verdict in one call.
 
 :func:`attribute` takes the known texts of each candidate author and the texts to attribute,
-and returns an :class:`Attribution`:
+and returns an :class:`~hclib.attribution.result.Attribution`:
 
 1. every text becomes a list of items by the feature set (:mod:`hclib.texts.features`, default
    ``"words"``);
@@ -16,7 +16,7 @@ and returns an :class:`Attribution`:
    (``loo_match="bracket"``), against every other author without one of its groups as
    well, so that no candidate has the smaller corpus; with work folders both ways, the
    accuracy being their midpoint. This gives the cross-validated
-   :attr:`Attribution.accuracy` (its kind, the number of texts and groups, a 95 %
+   :attr:`~hclib.attribution.result.Attribution.accuracy` (its kind, the number of texts and groups, a 95 %
    interval) and calibrates the next steps. Beyond ``loo_texts`` known texts
    (default :data:`~hclib.attribution.options.LOO_TEXTS`) a seeded sample of that many gets its
    whole row, which is as much work as scoring the texts to attribute, and the others only
@@ -28,7 +28,7 @@ and returns an :class:`Attribution`:
    the one of smallest :math:`\hat r` (ties by the discrepancy). The runner-up is the second
    by the same rule and the margin is their difference in the rule's units (discrepancy, or
    :math:`\hat r`). Every verdict reports its evidence, ``tokens`` and ``in_vocabulary``, and
-   a ``status`` (:data:`STATUSES`): ``"insufficient evidence"`` when fewer than
+   a ``status`` (:data:`~hclib.attribution.options.STATUSES`): ``"insufficient evidence"`` when fewer than
    ``min_tokens`` tokens are inside the vocabulary (author ``<insufficient evidence>``),
    ``"tie"`` when the best two candidates score the same (author ``<tie>``, never silently
    the first), ``"rejected"`` (step 6), else ``"attributed"``;
@@ -47,7 +47,7 @@ and returns an :class:`Attribution`:
    ``Attribution.advice`` says when one is clearly more accurate on the known texts.
 
 ``Attribution.balance`` warns when the candidates' corpora differ in size by more than
-:data:`BALANCE_RATIO` under a corpus method: a text never matches a corpus exactly (another
+:data:`~hclib.attribution.result.BALANCE_RATIO` under a corpus method: a text never matches a corpus exactly (another
 work, another subject), the allocation test finds more of these differences in a larger
 corpus, so the verdicts lean to the smaller corpora
 (:func:`hclib.studies.trust.balance_curve`).
@@ -268,8 +268,8 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
                       options: dict[str, Any], loo_match: str = "none"
                       ) -> pd.DataFrame | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
-    scored without their group: up to :data:`CALIBRATION_EXCERPTS` known texts (seeded), each
-    thinned to a share of its tokens drawn from :data:`EXCERPT_SHARES` (binomial thinning of
+    scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known texts (seeded), each
+    thinned to a share of its tokens drawn from :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of
     its counts: a random bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length."""
     if not rows.size:

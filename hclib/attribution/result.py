@@ -103,7 +103,7 @@ class Accuracy:
 
 @dataclass(frozen=True, eq=False)
 class Attribution:
-    """The result of :func:`attribute` (see the module docstring for every quantity).
+    """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
     ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for
     a text with no token inside the vocabulary) and ``known_table`` that of the known texts,
@@ -236,7 +236,7 @@ class Attribution:
 
         Columns: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient evidence>``),
         runner-up, margin, discrepancy, rank score, confidence, tokens, tokens inside the
-        vocabulary, and status (:data:`STATUSES`)."""
+        vocabulary, and status (:data:`~hclib.attribution.options.STATUSES`)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 

@@ -6,6 +6,4 @@
 * :mod:`~hclib.cli.data`: ``hclib data fetch`` and ``hclib data status``.
 """
 
-from .command import main
-
-__all__ = ["main"]
+__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top

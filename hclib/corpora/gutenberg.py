@@ -6,7 +6,7 @@ a ``manifest.csv`` with one row per work, which ships with hclib (``data/gutenbe
 pinned by sha256), and the texts as ``gutenberg/texts/pg<ID>.txt.xz`` in ``$HCLIB_DATA_DIR``
 or, without it, in the cache: each downloaded from its raw source file (``source_repo`` at
 ``source_commit``, :func:`raw_source_url`), stripped of the Gutenberg boilerplate by
-:func:`strip_boilerplate` and checked against the manifest's ``sha256_utf8``.
+:func:`~hclib.corpora.gutenberg_text.strip_boilerplate` and checked against the manifest's ``sha256_utf8``.
 :func:`load_collection` reads it (or only some ``authors``), or any folder laid out the same
 way (its ``root`` argument), and returns a :class:`Collection`: one row per work and the
 (works × vocabulary) table of word counts.
@@ -21,7 +21,7 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 * ``sha256_utf8`` — sha256 of the (decompressed) file; a mismatch raises
   :class:`~hclib.downloads.registry.DataIntegrityError` naming the file.
 * ``pg_boilerplate`` — ``stripped`` if the Gutenberg header and licence were already removed;
-  any other value (or no column) means :func:`strip_boilerplate` is applied while reading, and
+  any other value (or no column) means :func:`~hclib.corpora.gutenberg_text.strip_boilerplate` is applied while reading, and
   ``n_words`` is then measured on the stripped text.
 * ``work_group`` — a base title shared by volumes of one work (for grouped cross-validation);
   defaults to the work's own ``doc_id``.
@@ -31,7 +31,7 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 Counting words fast, exactly
 ----------------------------
 The collection holds 74 million words (420 MB of text). :func:`hclib.texts.tokens.tokenize` takes about
-50 s on it (its regular expression scans ~10 MB/s). :func:`word_counts` gives *identical* counts
+50 s on it (its regular expression scans ~10 MB/s). :func:`~hclib.corpora.gutenberg_text.word_counts` gives *identical* counts
 about four times faster: it maps every ASCII byte that is not a letter or an apostrophe to a
 space (``bytes.translate``), splits, and counts the distinct chunks with
 :class:`collections.Counter` (all in C). A chunk of ASCII letters is its own lower-cased token;

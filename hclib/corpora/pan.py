@@ -102,7 +102,7 @@ def load_pan18(collection: str = "test") -> pd.DataFrame:
 
 
 def read_pan18(folder: str | os.PathLike) -> pd.DataFrame:
-    """The English problems of any folder in the PAN 2018 layout (as :func:`load_pan18`).
+    """The English problems of any folder in the PAN 2018 layout (as :func:`~hclib.corpora.pan.load_pan18`).
 
     The folder holds ``collection-info.json`` and one folder per problem. No checksums.
     """
@@ -196,7 +196,7 @@ def _read_json(files: dict[str, Path], name: str, where: str) -> Any:
 
 
 def problem_parts(collection: pd.DataFrame, problem: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The known and unknown rows of one problem of a :func:`load_pan18` table."""
+    """The known and unknown rows of one problem of a :func:`~hclib.corpora.pan.load_pan18` table."""
     rows = collection[collection.problem == problem]
     if rows.empty:
         raise ValueError(f"{problem}: no such problem in the collection")
@@ -208,5 +208,5 @@ def problem_parts(collection: pd.DataFrame, problem: str) -> tuple[pd.DataFrame,
 
 
 def candidates(known: pd.DataFrame) -> list[str]:
-    """The candidates of a problem's known rows, in PAN's order (:func:`load_pan18` keeps it)."""
+    """The candidates of a problem's known rows, in PAN's order (:func:`~hclib.corpora.pan.load_pan18` keeps it)."""
     return list(dict.fromkeys(known.author))

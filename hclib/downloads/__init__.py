@@ -10,6 +10,4 @@
 The corpora themselves (what each file is and how it is read) are in :mod:`hclib.corpora`.
 """
 
-from .fetch import DataIntegrityError, DataNotFoundError, data_file
-
-__all__ = ["DataIntegrityError", "DataNotFoundError", "data_file"]
+__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top

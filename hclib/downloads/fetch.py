@@ -5,32 +5,32 @@ Files are named by a *relpath* laid out like the project's data folder (``federa
 :func:`data_file` resolves a relpath to a local path:
 
 1. ``$HCLIB_DATA_DIR/<relpath>`` if that exists (a folder laid out like the data folder). A file
-   with a known sha256 (:func:`checksum`) is checked against it, once per process; a mismatch
-   raises :class:`DataIntegrityError` naming the file and the remedy.
+   with a known sha256 (:func:`~hclib.downloads.registry.checksum`) is checked against it, once per process; a mismatch
+   raises :class:`~hclib.downloads.registry.DataIntegrityError` naming the file and the remedy.
 2. Otherwise the user cache (``$HCLIB_CACHE_DIR``, default ``pooch.os_cache("hclib")``),
    downloading into it from the file's original public source, pinned by commit and checked by
    sha256. Three kinds of source:
 
-   * single files (:data:`REGISTRY`: URL and sha256 of the download);
-   * archives (:data:`ARCHIVES`: the PAN 2018 test collection's zip), extracted into a staging
+   * single files (:data:`~hclib.downloads.registry.REGISTRY`: URL and sha256 of the download);
+   * archives (:data:`~hclib.downloads.registry.ARCHIVES`: the PAN 2018 test collection's zip), extracted into a staging
      folder, checked against a per-file sha256 list and only then renamed into the cache;
-   * *recipes* registered by the corpus modules (:func:`register_source`): per-file PAN 2018
+   * *recipes* registered by the corpus modules (:func:`~hclib.downloads.registry.register_source`): per-file PAN 2018
      training texts, Gutenberg works stripped from their raw sources, the Mosteller–Wallace list
      parsed from the paper's notebook. Each recipe verifies what it builds before writing it.
 
    Every write is atomic (a temporary file ``.<name>.hclib-<pid>-*.part`` renamed into place),
-   so nothing partial survives a failed or interrupted download: :func:`cancel_downloads`
+   so nothing partial survives a failed or interrupted download: :func:`~hclib.downloads.transfer.cancel_downloads`
    removes the temporary files of this process (``hclib data fetch`` calls it on Ctrl-C or
-   SIGTERM) and :func:`remove_stale_temporaries` those of a process that was killed. A cached
+   SIGTERM) and :func:`~hclib.downloads.transfer.remove_stale_temporaries` those of a process that was killed. A cached
    file that fails its checksum (or, in :func:`fetch_all` with ``recheck``, its registered
    check, :func:`~hclib.downloads.registry.register_verifier`) is fetched again.
-3. Otherwise :class:`DataNotFoundError`, naming every place looked at and how to get the file.
+3. Otherwise :class:`~hclib.downloads.registry.DataNotFoundError`, naming every place looked at and how to get the file.
 
-A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error (:class:`DataNotFoundError`),
+A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error (:class:`~hclib.downloads.registry.DataNotFoundError`),
 not silently ignored.
 
 ``HCLIB_SOURCE_MIRROR=<base URL>`` sends every download of ``https://HOST/PATH`` to
-``<base URL>/HOST/PATH`` (:func:`source_url`): a local or institutional mirror, ``file://``
+``<base URL>/HOST/PATH`` (:func:`~hclib.downloads.registry.source_url`): a local or institutional mirror, ``file://``
 included.
 """
 
@@ -85,7 +85,7 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
 
     Looks in ``$HCLIB_DATA_DIR`` first (verifying the pinned sha256 where there is one), then in
     :func:`~hclib.downloads.registry.cache_dir`, downloading from the original source if needed. Raises
-    :class:`DataNotFoundError` if it cannot be found or fetched, :class:`DataIntegrityError` if
+    :class:`~hclib.downloads.registry.DataNotFoundError` if it cannot be found or fetched, :class:`~hclib.downloads.registry.DataIntegrityError` if
     the ``$HCLIB_DATA_DIR`` copy fails its checksum. ``recheck``: a cached file with a
     registered check (:func:`~hclib.downloads.registry.register_verifier`) is checked, and fetched
     again if damaged.
@@ -151,7 +151,7 @@ def fetch_all(
     """:func:`data_file` of every relpath, downloading missing ones in parallel threads.
 
     A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). An archive
-    (:data:`ARCHIVES`) is fetched once, before the threads start. The first failure is raised
+    (:data:`~hclib.downloads.registry.ARCHIVES`) is fetched once, before the threads start. The first failure is raised
     at once (files not yet started are not attempted); so is Ctrl-C, without waiting for the
     downloads under way (whatever they write is complete or nothing).
     """

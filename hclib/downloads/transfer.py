@@ -109,7 +109,7 @@ def remove_stale_temporaries(root: Path | None = None) -> int:
 def atomic_write(target: Path, data: bytes) -> None:
     """Write ``data`` to ``target`` through a temporary file renamed into place.
 
-    A write that fails (read-only cache, full disk) raises :class:`CacheWriteError` with the
+    A write that fails (read-only cache, full disk) raises :class:`~hclib.downloads.registry.CacheWriteError` with the
     cause and the fix."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -159,7 +159,7 @@ def download_verified(url: str, expected: str, what: str, remedy: str) -> bytes:
 
 
 def download_bytes(url: str) -> bytes:
-    """The content at ``url`` (through :func:`source_url`): http(s) via pooch, or ``file://``."""
+    """The content at ``url`` (through :func:`~hclib.downloads.registry.source_url`): http(s) via pooch, or ``file://``."""
     url = source_url(url)
     if urlparse(url).scheme == "file":
         sink = io.BytesIO()

@@ -13,7 +13,4 @@
 * :mod:`~hclib.engine.distributed`: the matrix on a Dask cluster.
 """
 
-from .exact import hc_pairs
-from .matrix import corpus_counts, discrepancy_matrix
-
-__all__ = ["corpus_counts", "discrepancy_matrix", "hc_pairs"]
+__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top

@@ -1,9 +1,9 @@
 r"""Cheap rigorous bounds on the exact allocation P-values, and their normal approximation.
 
 The exact HC engine (:mod:`hclib.engine.exact`) computes exact binomial tails only where
-these bounds cannot settle the order statistics: :func:`pvalue_lower_bounds` (a few
-logarithms and one exponential per word), :func:`pvalue_bounds` (a lower and an upper bound,
-the compiled kernel's NumPy twin) and :func:`approximate_pvalues` (not exact: the engine's
+these bounds cannot settle the order statistics: ``pvalue_lower_bounds`` (a few
+logarithms and one exponential per word), ``pvalue_bounds`` (a lower and an upper bound,
+the compiled kernel's NumPy twin) and ``approximate_pvalues`` (not exact: the engine's
 ``approximate=True``).
 
 The bound (Zubkov and Serov, 2013): for :math:`K \sim \mathrm{Bin}(n, p)` and integer
@@ -89,7 +89,7 @@ def _tail_lower_bound(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray
 def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     r"""Rigorous lower bounds :math:`L_w \le \pi(w|D_1, D_2)` of the allocation P-values.
 
-    Rows of two (pairs × words) count tables, as in :func:`hc_pairs`. Each tail of the
+    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. Each tail of the
     two-sided P-value is bounded below by :func:`_tail_lower_bound` at an integer :math:`k` at or
     beyond the tail's boundary: :math:`x` itself for the near tail, and for the mirror tail the
     first integer past :math:`2np - x` after moving it outwards by a relative 1e-7, so that
@@ -178,7 +178,7 @@ def _upper_tail_bounds(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarra
 def pvalue_bounds(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Rigorous bounds :math:`L_w \le \pi(w|D_1, D_2) \le U_w` of the allocation P-values.
 
-    Rows of two (pairs × words) count tables, as in :func:`hc_pairs`. The two-sided P-value is
+    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. The two-sided P-value is
     the near tail (at :math:`x`) plus the mirror tail (at the first integer past
     :math:`2np - x`); each is bounded by :func:`_upper_tail_bounds` (a lower tail as the upper
     tail of :math:`n - K \sim \mathrm{Bin}(n, q)`). The mirror boundary is found in floating

@@ -4,7 +4,7 @@ HC of a pair of tables depends only on the :math:`k = \lfloor\gamma_0 N\rfloor` 
 and the exact binomial tails (:mod:`hclib.formulas.pvalues`) are the expensive part. The engine therefore
 
 1. computes for every word a rigorous **lower bound** :math:`L_w \le \pi_w` of its P-value
-   (:func:`hclib.engine.bounds.pvalue_lower_bounds`: a few logarithms and exponentials, no incomplete beta);
+   (``hclib.engine.bounds.pvalue_lower_bounds``: a few logarithms and exponentials, no incomplete beta);
 2. takes the :math:`j \approx 1.35k` words with the smallest bounds, :math:`E`, and computes their
    P-values exactly, with the same code as :func:`hclib.formulas.pvalues.allocation_pvalues`;
 3. with :math:`t` the smallest bound outside :math:`E`, every word outside has

@@ -251,7 +251,7 @@ class BenchmarkResult:
     * ``predictions`` — one row per (method, N, test work): ``work`` (row of the collection),
       ``author``, ``predicted``, ``correct``, ``fold``.
     * ``scores`` — the :class:`FoldScores` of every (method, N, fold), for re-use
-      (:func:`accuracy_vs_candidates`).
+      (:func:`~hclib.studies.benchmark_analysis.accuracy_vs_candidates`).
     * ``timing`` — compute seconds of every (method, N, fold) task; ``seconds`` is the wall time.
     """
 

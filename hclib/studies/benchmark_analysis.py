@@ -103,7 +103,7 @@ def accuracy_vs_candidates(
 
     For each repetition and ``k`` a set of ``k`` authors is drawn (seeded, the same sets for every
     method); each test work of those authors is attributed among them only, re-using the stored
-    discrepancies of :func:`run_benchmark` (a corpus discrepancy does not depend on the other
+    discrepancies of :func:`~hclib.studies.benchmark.run_benchmark` (a corpus discrepancy does not depend on the other
     candidates; for the Delta methods the word standardisation stays that of the full training
     set, which then acts as a reference corpus; for k-NN the votes stay those of the k nearest
     works of all authors, so the drawn candidate with most of them wins, and one with none of
@@ -152,7 +152,7 @@ def approximation_agreement(
     vocab_size: int | None = None,
     gamma: float = 0.25,
 ) -> dict[str, float]:
-    """How often the approximate HC mode changes an attribution of :func:`run_benchmark`.
+    """How often the approximate HC mode changes an attribution of :func:`~hclib.studies.benchmark.run_benchmark`.
 
     Recomputes ``method`` (an HC measure) at ``vocab_size`` (default: the largest in ``result``)
     with ``approximate=True`` (``approximate_pvalues``) on the same folds and

@@ -306,8 +306,8 @@ def attribute_collection(
 
     Columns ``problem``, ``doc_id``, ``author`` (the truth), ``hc_min`` and ``hc_rank`` (the
     answers of the two rules of :func:`hc_attribute`). With ``protocol`` (``"paper-text"``,
-    ``"paper-code"`` or a :class:`Protocol`) the answers are those of
-    :func:`protocol_collection` instead (column ``hc_min`` only), and the other options must be
+    ``"paper-code"`` or a :class:`~hclib.texts.protocols.Protocol`) the answers are those of
+    :func:`~hclib.studies.pan_protocols.protocol_collection` instead (column ``hc_min`` only), and the other options must be
     left at their defaults. A ``details`` dict receives each problem's :class:`HCAttribution`
     (discrepancy tables included), so that callers need not compute them again.
     """
@@ -382,7 +382,7 @@ def open_set_study(
     ``<UNK>``. Every unknown text is attributed among the remaining candidates without
     rejection and with ``reject=level``. Returns one row per problem: ``removed`` (the
     candidate), ``n_unk`` (its unknown texts), ``n_texts``, and the official ``accuracy`` and
-    ``macro_f1`` (PAN 2019 semantics, :func:`pan_scores`) of both answer sets (``closed_*``,
+    ``macro_f1`` (PAN 2019 semantics, :func:`~hclib.studies.scores.pan_scores`) of both answer sets (``closed_*``,
     ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
     """
     from hclib.attribution.pipeline import attribute

@@ -20,7 +20,7 @@ from hclib.corpora.pan import candidates, problem_parts
 __all__ = ["ABLATION_CHOICES", "ablation_protocols", "compare_protocols", "ignored_words",
            "paper_f1", "protocol_attribute", "protocol_collection"]
 
-#: The choices that the two presets make differently (the fields of :class:`Protocol`).
+#: The choices that the two presets make differently (the fields of :class:`~hclib.texts.protocols.Protocol`).
 ABLATION_CHOICES: tuple[str, ...] = (
     "punctuation", "min_count", "pvalue", "names", "lemmatize", "gamma")
 
@@ -46,7 +46,7 @@ def protocol_attribute(
 ) -> tuple[list[Hashable], np.ndarray]:
     r"""Candidates and the (unknown texts × candidates) HC-discrepancies under ``protocol``.
 
-    The tokens are already tokenised as the protocol says (:meth:`TokenCache.protocol_tokens`).
+    The tokens are already tokenised as the protocol says (:meth:`~hclib.texts.protocols.TokenCache.protocol_tokens`).
     The vocabulary is the ``n_words`` most frequent n-grams pooled over the known texts (ties
     alphabetically), formed after dropping the ``ignored`` words (the ``"list"`` name removal;
     empty otherwise); counts are taken over the full token sequences. For each pair of an

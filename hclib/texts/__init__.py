@@ -9,7 +9,4 @@
   named presets.
 """
 
-from .features import Features, parse_features
-from .tokens import count_matrix, most_frequent, tokenize
-
-__all__ = ["Features", "count_matrix", "most_frequent", "parse_features", "tokenize"]
+__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top
