@@ -1,8 +1,8 @@
 """The attribution tool: which of these candidates wrote each text, how sure, and why.
 
-* :mod:`~hclib.attribution.pipeline`: :func:`attribute` (``hclib.attribute``), from raw texts
+* :mod:`~hclib.attribution.pipeline`: :func:`~hclib.attribution.pipeline.attribute` (``hclib.attribute``), from raw texts
   or folders to verdicts in one call.
-* :mod:`~hclib.attribution.result`: what it returns, :class:`Attribution` (verdicts, the
+* :mod:`~hclib.attribution.result`: what it returns, :class:`~hclib.attribution.result.Attribution` (verdicts, the
   accuracy on the known texts, the words behind a verdict).
 * :mod:`~hclib.attribution.render`: the result as a text table, a data frame and JSON.
 * :mod:`~hclib.attribution.options`: the defaults and checks of the options, and the labels
