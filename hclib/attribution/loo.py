@@ -11,9 +11,9 @@ group :math:`g` is scored against
 * k-NN: every known text except those of :math:`g`;
 * any other method (Delta): the method refitted on the known texts outside :math:`g`.
 
-With singleton groups this is ordinary leave-one-out (:meth:`hclib.attribution.methods.Method.score` with
-``own``). Only texts of authors with at least two groups can be left out (otherwise the
-author would have no known text left).
+With singleton groups this is ordinary leave-one-out
+(:meth:`hclib.attribution.methods.Method.score` with ``own``). Only texts of authors with at least
+two groups can be left out (otherwise the author would have no known text left).
 
 **Size matching** (``match``). Left out, author :math:`a` has fewer known texts than the other
 authors (one work of two, say), and a discrepancy finds more differences against a larger

@@ -77,11 +77,12 @@ class Method:
 
     ``name`` is what code and the command line use, ``label`` what tables and figures show,
     ``color`` its colour in figures, ``family`` its kind ("HC", "power divergence", "cosine",
-    "nearest neighbours", "Delta"), ``n_words`` its default vocabulary size. ``corpus`` is True
-    for the corpus discrepancies, whose ``pair(gamma, approximate, pvalue=)`` gives the batched
+    "nearest neighbours", "Delta"), ``n_words`` its default vocabulary size. ``corpus`` is True for
+    the corpus discrepancies, whose ``pair(gamma, approximate, pvalue=)`` gives the batched
     two-table function used by :func:`hclib.discrepancy_matrix` (:mod:`hclib.engine.measures`;
     ``checked=False`` skips the table checks, for callers that validated their inputs once up
-    front). ``pvalue`` is the method's own P-value (:data:`hclib.formulas.pvalues.PVALUES`), used when
+    front). ``pvalue`` is the method's own P-value (:data:`hclib.formulas.pvalues.PVALUES`), used
+    when
     :meth:`score` is not given one. ``benchmark`` is False for a method that the paper's
     comparisons (:func:`hclib.studies.benchmark.run_benchmark` with its default methods) leave
     out.
@@ -123,15 +124,15 @@ class Method:
     ) -> np.ndarray:
         """The (texts × candidates) discrepancy table; see the module docstring.
 
-        ``gamma`` (:math:`\\gamma_0`), ``approximate``, ``pvalue`` and ``min_count`` apply to
-        the HC methods, ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and
-        ``max_memory_mb`` to the methods computed by :func:`hclib.discrepancy_matrix`.
-        ``pvalue`` names a P-value of :data:`hclib.formulas.pvalues.PVALUES` (``None``: the method's
-        own, ``"distance"`` for HC† and HC*): ``"probability"`` (``scipy.stats.binomtest``'s
-        P-value, the paper's 2019 code), ``"midp"``, ``"ztest"`` or ``"gtest"``; the table is
-        computed by :func:`hclib.discrepancy_matrix` (``n_jobs`` threads). ``min_count``
-        (words with :math:`x_w + y_w <` ``min_count`` dropped from each pair, the 2019 code's
-        choice, :mod:`hclib.texts.protocols`) computes it pair by pair with
+        ``gamma`` (:math:`\\gamma_0`), ``approximate``, ``pvalue`` and ``min_count`` apply to the
+        HC methods, ``k_neighbours`` to k-NN; ``progress``, ``n_jobs`` and ``max_memory_mb`` to the
+        methods computed by :func:`hclib.discrepancy_matrix`. ``pvalue`` names a P-value of
+        :data:`hclib.formulas.pvalues.PVALUES` (``None``: the method's own, ``"distance"`` for HC†
+        and HC*): ``"probability"`` (``scipy.stats.binomtest``'s P-value, the paper's 2019 code),
+        ``"midp"``, ``"ztest"`` or ``"gtest"``; the table is computed by
+        :func:`hclib.discrepancy_matrix` (``n_jobs`` threads). ``min_count`` (words with :math:`x_w
+        + y_w <` ``min_count`` dropped from each pair, the 2019 code's choice,
+        :mod:`hclib.texts.protocols`) computes it pair by pair with
         :func:`hclib.hc_discrepancy` (``n_jobs`` is not used).
         """
         unknown, known, labels, own_arr = _check_problem(unknown_counts, known_counts,

@@ -18,7 +18,8 @@ __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "RULES", "MIN_TOKENS",
 UNK = "<UNK>"
 RULES: tuple[str, ...] = ("min", "rank")
 
-#: The statuses of a verdict, in the ``status`` column of :attr:`~hclib.attribution.result.Attribution.verdicts`.
+#: The statuses of a verdict, in the ``status`` column of
+#: :attr:`~hclib.attribution.result.Attribution.verdicts`.
 STATUSES: tuple[str, ...] = ("attributed", "rejected", "tie", "insufficient evidence")
 #: What the ``author`` column holds for a tie and for a text with too little evidence.
 TIE = "<tie>"
@@ -28,18 +29,20 @@ INSUFFICIENT = "<insufficient evidence>"
 #: own texts" is behind this value).
 MIN_TOKENS = 200
 
-#: The method and features of :func:`~hclib.attribution.pipeline.attribute` when none are given: the recommended
-#: configuration of the short-texts study (:data:`hclib.attribution.methods.RECOMMENDED_HC`, Fisher's
-#: combination of the paper's exact allocation P-values on words), which beat the paper's HC†
-#: at every piece length of its sweep. The paper's HC† is ``method="hc_dagger"``.
+#: The method and features of :func:`~hclib.attribution.pipeline.attribute` when none are given:
+#: the recommended configuration of the short-texts study
+#: (:data:`hclib.attribution.methods.RECOMMENDED_HC`, Fisher's combination of the paper's exact
+#: allocation P-values on words), which beat the paper's HC† at every piece length of its sweep.
+#: The paper's HC† is ``method="hc_dagger"``.
 DEFAULT_METHOD: tuple[str, str] = RECOMMENDED_HC
 #: What the output says under the default, against the paper's method.
 DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over the exact "
                 "allocation P-values of every word (HC† uses only the smallest, up to its "
                 "threshold); chosen by the book's short-texts study; --method hc_dagger "
                 "for the paper's method")
-#: The leave-one-out of :func:`~hclib.attribution.pipeline.attribute` (``loo_match``): both ends of the bracket on grouped
-#: texts, size-matched on others (:func:`hclib.attribution.loo.loo_matches`); chosen by the study in
+#: The leave-one-out of :func:`~hclib.attribution.pipeline.attribute` (``loo_match``): both ends of
+#: the bracket on grouped texts, size-matched on others
+#: (:func:`hclib.attribution.loo.loo_matches`); chosen by the study in
 #: :mod:`hclib.studies.trust`.
 DEFAULT_LOO_MATCH = "bracket"
 #: The known texts scored leave-one-out against every candidate (a seeded sample beyond it):

@@ -6,7 +6,8 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
 1. every text becomes a list of items by the feature set (:mod:`hclib.texts.features`, default
    ``"words"``);
 2. the vocabulary is the ``N`` most frequent items of the *known* texts (ties alphabetically;
-   ``N`` defaults to the method's :attr:`~hclib.attribution.methods.Method.n_words`), or a list you give;
+   ``N`` defaults to the method's :attr:`~hclib.attribution.methods.Method.n_words`), or a list you
+   give;
 3. the method of the registry (:mod:`hclib.attribution.methods`, default Fisher's combination of the
    exact P-values, :data:`~hclib.attribution.options.DEFAULT_METHOD`; ``"auto"`` picks one of
    :data:`~hclib.attribution.pipeline.AUTO_METHODS` by step 7) scores every text against every
@@ -268,9 +269,10 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
                       options: dict[str, Any], loo_match: str = "none"
                       ) -> pd.DataFrame | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
-    scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known texts (seeded), each
-    thinned to a share of its tokens drawn from :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of
-    its counts: a random bag of its tokens). They teach the confidence what shorter texts
+    scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
+    texts (seeded), each thinned to a share of its tokens drawn from
+    :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
+    bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length."""
     if not rows.size:
         return None
@@ -401,19 +403,20 @@ def attribute(
         verdict is right) is below the level.
     min_tokens
         The evidence floor: a text with fewer tokens inside the vocabulary gets the status
-        ``"insufficient evidence"`` and no author (default :data:`~hclib.attribution.options.MIN_TOKENS`).
+        ``"insufficient evidence"`` and no author (default
+        :data:`~hclib.attribution.options.MIN_TOKENS`).
     groups
         Mapping author → one group label per known text of that author: leave-one-out leaves
         out a text's whole group (e.g. the other pieces of the same work). In a folder, a
         sub-folder ``KNOWN/AUTHOR/WORK/`` is a group.
     loo_match
-        Size matching of the leave-one-out (:mod:`hclib.attribution.loo`): with a text's group left out,
-        every other author loses one of its groups too (``"group"``), or is thinned to the
-        own author's remaining size (``"thin"``), so that the own author is not favoured by
-        having the smaller corpus; ``"none"`` leaves the other authors whole; ``"bracket"``
-        (the default, chosen by the study in :mod:`hclib.studies.trust`) scores ``"none"``
-        and ``"group"`` on grouped texts and reports their midpoint (and fits the
-        confidence on both), ``"group"`` alone when every group is one text.
+        Size matching of the leave-one-out (:mod:`hclib.attribution.loo`): with a text's group left
+        out, every other author loses one of its groups too (``"group"``), or is thinned to the own
+        author's remaining size (``"thin"``), so that the own author is not favoured by having the
+        smaller corpus; ``"none"`` leaves the other authors whole; ``"bracket"`` (the default,
+        chosen by the study in :mod:`hclib.studies.trust`) scores ``"none"`` and ``"group"`` on
+        grouped texts and reports their midpoint (and fits the confidence on both), ``"group"``
+        alone when every group is one text.
     loo_texts
         At most this many known texts (a seeded sample) are scored leave-one-out against every
         candidate, for the accuracy, the confidence and ``method="auto"``; every other known

@@ -105,9 +105,9 @@ class Accuracy:
 class Attribution:
     """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
-    ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for
-    a text with no token inside the vocabulary) and ``known_table`` that of the known texts,
-    each scored without its group (grouped leave-one-out, :mod:`hclib.attribution.loo`; only texts of
+    ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for a
+    text with no token inside the vocabulary) and ``known_table`` that of the known texts, each
+    scored without its group (grouped leave-one-out, :mod:`hclib.attribution.loo`; only texts of
     authors with at least two groups). ``ranks`` and ``known_ranks`` hold the relative ranks
     :math:`\\hat r` (``None`` when an author has a single known text). ``tokens`` and
     ``known_tokens`` count each text's tokens, all and inside the vocabulary.

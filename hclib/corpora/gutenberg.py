@@ -21,8 +21,8 @@ plain UTF-8), ``author`` and ``title``. Optional columns, used when present:
 * ``sha256_utf8`` — sha256 of the (decompressed) file; a mismatch raises
   :class:`~hclib.downloads.registry.DataIntegrityError` naming the file.
 * ``pg_boilerplate`` — ``stripped`` if the Gutenberg header and licence were already removed;
-  any other value (or no column) means :func:`~hclib.corpora.gutenberg_text.strip_boilerplate` is applied while reading, and
-  ``n_words`` is then measured on the stripped text.
+  any other value (or no column) means :func:`~hclib.corpora.gutenberg_text.strip_boilerplate` is
+  applied while reading, and ``n_words`` is then measured on the stripped text.
 * ``work_group`` — a base title shared by volumes of one work (for grouped cross-validation);
   defaults to the work's own ``doc_id``.
 * ``doc_id`` — a unique name of the work; defaults to the file name without its extensions

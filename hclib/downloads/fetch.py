@@ -5,8 +5,9 @@ Files are named by a *relpath* laid out like the project's data folder (``federa
 :func:`data_file` resolves a relpath to a local path:
 
 1. ``$HCLIB_DATA_DIR/<relpath>`` if that exists (a folder laid out like the data folder). A file
-   with a known sha256 (:func:`~hclib.downloads.registry.checksum`) is checked against it, once per process; a mismatch
-   raises :class:`~hclib.downloads.registry.DataIntegrityError` naming the file and the remedy.
+   with a known sha256 (:func:`~hclib.downloads.registry.checksum`) is checked against it, once per
+   process; a mismatch raises :class:`~hclib.downloads.registry.DataIntegrityError` naming the file
+   and the remedy.
 2. Otherwise the user cache (``$HCLIB_CACHE_DIR``, default ``pooch.os_cache("hclib")``),
    downloading into it from the file's original public source, pinned by commit and checked by
    sha256. Three kinds of source:
@@ -18,20 +19,21 @@ Files are named by a *relpath* laid out like the project's data folder (``federa
      training texts, Gutenberg works stripped from their raw sources, the Mosteller–Wallace list
      parsed from the paper's notebook. Each recipe verifies what it builds before writing it.
 
-   Every write is atomic (a temporary file ``.<name>.hclib-<pid>-*.part`` renamed into place),
-   so nothing partial survives a failed or interrupted download: :func:`~hclib.downloads.transfer.cancel_downloads`
-   removes the temporary files of this process (``hclib data fetch`` calls it on Ctrl-C or
-   SIGTERM) and :func:`~hclib.downloads.transfer.remove_stale_temporaries` those of a process that was killed. A cached
-   file that fails its checksum (or, in :func:`fetch_all` with ``recheck``, its registered
+   Every write is atomic (a temporary file ``.<name>.hclib-<pid>-*.part`` renamed into place), so
+   nothing partial survives a failed or interrupted download:
+   :func:`~hclib.downloads.transfer.cancel_downloads` removes the temporary files of this process
+   (``hclib data fetch`` calls it on Ctrl-C or SIGTERM) and
+   :func:`~hclib.downloads.transfer.remove_stale_temporaries` those of a process that was killed. A
+   cached file that fails its checksum (or, in :func:`fetch_all` with ``recheck``, its registered
    check, :func:`~hclib.downloads.registry.register_verifier`) is fetched again.
 3. Otherwise :class:`~hclib.downloads.registry.DataNotFoundError`, naming every place looked at and how to get the file.
 
-A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error (:class:`~hclib.downloads.registry.DataNotFoundError`),
-not silently ignored.
+A ``$HCLIB_DATA_DIR`` that is set but is not a folder is an error
+(:class:`~hclib.downloads.registry.DataNotFoundError`), not silently ignored.
 
-``HCLIB_SOURCE_MIRROR=<base URL>`` sends every download of ``https://HOST/PATH`` to
-``<base URL>/HOST/PATH`` (:func:`~hclib.downloads.registry.source_url`): a local or institutional mirror, ``file://``
-included.
+``HCLIB_SOURCE_MIRROR=<base URL>`` sends every download of ``https://HOST/PATH`` to ``<base
+URL>/HOST/PATH`` (:func:`~hclib.downloads.registry.source_url`): a local or institutional mirror,
+``file://`` included.
 """
 
 from __future__ import annotations
@@ -151,9 +153,9 @@ def fetch_all(
     """:func:`data_file` of every relpath, downloading missing ones in parallel threads.
 
     A tqdm bar counts files (``progress=None``: shown once it takes over 2 s). An archive
-    (:data:`~hclib.downloads.registry.ARCHIVES`) is fetched once, before the threads start. The first failure is raised
-    at once (files not yet started are not attempted); so is Ctrl-C, without waiting for the
-    downloads under way (whatever they write is complete or nothing).
+    (:data:`~hclib.downloads.registry.ARCHIVES`) is fetched once, before the threads start. The
+    first failure is raised at once (files not yet started are not attempted); so is Ctrl-C,
+    without waiting for the downloads under way (whatever they write is complete or nothing).
     """
     if not relpaths:
         return []

@@ -1,8 +1,9 @@
 """The NLTK resources the book uses: WordNet and the English averaged-perceptron POS tagger.
 
-NLTK looks for them on ``nltk.data.path`` (``$NLTK_DATA`` first). ``hclib data fetch nltk``, or
-the first use in :mod:`hclib.texts.cleaning`, downloads a missing one from NLTK's own data repository into ``<cache>/nltk_data`` (as the
-zip NLTK reads), after checking that the zip is whole (every member's CRC), and
+NLTK looks for them on ``nltk.data.path`` (``$NLTK_DATA`` first). ``hclib data fetch nltk``, or the
+first use in :mod:`hclib.texts.cleaning`, downloads a missing one from NLTK's own data repository
+into ``<cache>/nltk_data`` (as the zip NLTK reads), after checking that the zip is whole (every
+member's CRC), and
 :func:`add_search_path` puts that folder on ``nltk.data.path``. NLTK's repository publishes
 on a moving branch, so these downloads have no pinned sha256: they are verified, then cached.
 """

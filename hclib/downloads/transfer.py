@@ -109,7 +109,8 @@ def remove_stale_temporaries(root: Path | None = None) -> int:
 def atomic_write(target: Path, data: bytes) -> None:
     """Write ``data`` to ``target`` through a temporary file renamed into place.
 
-    A write that fails (read-only cache, full disk) raises :class:`~hclib.downloads.registry.CacheWriteError` with the
+    A write that fails (read-only cache, full disk) raises
+    :class:`~hclib.downloads.registry.CacheWriteError` with the
     cause and the fix."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,8 @@
 * :mod:`~hclib.engine.measures`: every discrepancy of :mod:`hclib.formulas`, computed in
   batches of pairs.
 * :mod:`~hclib.engine.matrix`: the document × author discrepancy matrix, chunked, in worker
-  threads or processes (:func:`~hclib.engine.matrix.discrepancy_matrix`, :func:`~hclib.engine.matrix.corpus_counts`).
+  threads or processes (:func:`~hclib.engine.matrix.discrepancy_matrix`,
+  :func:`~hclib.engine.matrix.corpus_counts`).
 * :mod:`~hclib.engine.arrays`: the same computation in NumPy or CuPy (NVIDIA GPU), with its
   CUDA kernels in ``_cuda``; the compiled CPU kernels are in ``_kernels`` (numba).
 * :mod:`~hclib.engine.distributed`: the matrix on a Dask cluster.

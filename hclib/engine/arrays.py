@@ -10,12 +10,12 @@ included) and, on a GPU, runs the engine's screen there instead (``hclib.engine.
 exact tails only for the words that can reach the scan): 3.6 times the plain path's speed on
 paper-shaped counts on an H100, with the same HC values (``benchmarks/gpu.py``).
 
-Its tails come from ``bdtr``/``bdtrc``, not from the Boost routines of :mod:`hclib.formulas.pvalues`, so
-the P-values agree with the CPU engine to a relative 1e-8 (measured: at most 8e-10 on the test
-tables, 5e-9 on paper-shaped ones; the issue's CuPy prototype found 9e-10), not bit for bit;
-``tests/test_arrays.py`` runs the plain path with NumPy (and, where a GPU is present, checks
-the kernels against it), and ``benchmarks/gpu.py`` prints the agreement on whichever device
-it runs.
+Its tails come from ``bdtr``/``bdtrc``, not from the Boost routines of
+:mod:`hclib.formulas.pvalues`, so the P-values agree with the CPU engine to a relative 1e-8
+(measured: at most 8e-10 on the test tables, 5e-9 on paper-shaped ones; the issue's CuPy prototype
+found 9e-10), not bit for bit; ``tests/test_arrays.py`` runs the plain path with NumPy (and, where
+a GPU is present, checks the kernels against it), and ``benchmarks/gpu.py`` prints the agreement on
+whichever device it runs.
 """
 
 from __future__ import annotations

@@ -89,13 +89,13 @@ def _tail_lower_bound(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarray
 def pvalue_lower_bounds(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     r"""Rigorous lower bounds :math:`L_w \le \pi(w|D_1, D_2)` of the allocation P-values.
 
-    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. Each tail of the
-    two-sided P-value is bounded below by :func:`_tail_lower_bound` at an integer :math:`k` at or
-    beyond the tail's boundary: :math:`x` itself for the near tail, and for the mirror tail the
-    first integer past :math:`2np - x` after moving it outwards by a relative 1e-7, so that
-    rounding cannot move it inwards. The mirror tail is left out where the near tail's bound
-    alone is at least :data:`FAR_TAIL_ABOVE` (still a lower bound, and above any threshold the
-    screen meets in practice). About 25 ns per word.
+    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. Each tail
+    of the two-sided P-value is bounded below by :func:`_tail_lower_bound` at an integer :math:`k`
+    at or beyond the tail's boundary: :math:`x` itself for the near tail, and for the mirror tail
+    the first integer past :math:`2np - x` after moving it outwards by a relative 1e-7, so that
+    rounding cannot move it inwards. The mirror tail is left out where the near tail's bound alone
+    is at least :data:`FAR_TAIL_ABOVE` (still a lower bound, and above any threshold the screen
+    meets in practice). About 25 ns per word.
     """
     x = np.asarray(x, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
@@ -178,8 +178,9 @@ def _upper_tail_bounds(k: np.ndarray, n: np.ndarray, p: np.ndarray, q: np.ndarra
 def pvalue_bounds(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Rigorous bounds :math:`L_w \le \pi(w|D_1, D_2) \le U_w` of the allocation P-values.
 
-    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. The two-sided P-value is
-    the near tail (at :math:`x`) plus the mirror tail (at the first integer past
+    Rows of two (pairs × words) count tables, as in :func:`~hclib.engine.exact.hc_pairs`. The
+    two-sided P-value is the near tail (at :math:`x`) plus the mirror tail (at the first integer
+    past
     :math:`2np - x`); each is bounded by :func:`_upper_tail_bounds` (a lower tail as the upper
     tail of :math:`n - K \sim \mathrm{Bin}(n, q)`). The mirror boundary is found in floating
     point, moved inwards by a relative 1e-7 for the upper bound; where moving it outwards would

@@ -130,7 +130,8 @@ def dask_discrepancy_matrix(
         loaded on the workers (then ``doc_author`` comes from the blocks and ``docs_per_task`` is
         the source's block size).
     author_counts, doc_author, measure, gamma
-        As for :func:`~hclib.engine.matrix.discrepancy_matrix` (leave-one-out for a member document).
+        As for :func:`~hclib.engine.matrix.discrepancy_matrix` (leave-one-out for a member
+        document).
     docs_per_task
         Documents per task; by default about 4 tasks per worker thread, at most 64 documents.
     max_memory_mb

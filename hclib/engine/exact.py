@@ -1,10 +1,12 @@
 r"""A fast exact HC engine: bound every P-value cheaply, compute exact tails only where they matter.
 
 HC of a pair of tables depends only on the :math:`k = \lfloor\gamma_0 N\rfloor` smallest P-values,
-and the exact binomial tails (:mod:`hclib.formulas.pvalues`) are the expensive part. The engine therefore
+and the exact binomial tails (:mod:`hclib.formulas.pvalues`) are the expensive part. The engine
+therefore
 
 1. computes for every word a rigorous **lower bound** :math:`L_w \le \pi_w` of its P-value
-   (``hclib.engine.bounds.pvalue_lower_bounds``: a few logarithms and exponentials, no incomplete beta);
+   (``hclib.engine.bounds.pvalue_lower_bounds``: a few logarithms and exponentials, no incomplete
+   beta);
 2. takes the :math:`j \approx 1.35k` words with the smallest bounds, :math:`E`, and computes their
    P-values exactly, with the same code as :func:`hclib.formulas.pvalues.allocation_pvalues`;
 3. with :math:`t` the smallest bound outside :math:`E`, every word outside has
@@ -91,12 +93,12 @@ def hc_pairs(
 ) -> np.ndarray:
     r"""HC of each pair of rows of two (pairs × words) count tables.
 
-    Equal to ``higher_criticism(allocation_pvalues(x, y), gamma, variant).hc`` for every row,
-    value for value (see the module docstring for why); ``screen=False`` computes every P-value
-    exactly instead. ``approximate=True`` uses ``approximate_pvalues`` (not exact; an
-    explicit opt-in). Rows are processed ``block`` at a time (default: about
-    ``BLOCK_CELLS`` words × pairs) so the temporaries stay in the CPU cache.
-    The counts and ``gamma`` are validated as in :func:`hclib.formulas.pvalues.allocation_pvalues` and
+    Equal to ``higher_criticism(allocation_pvalues(x, y), gamma, variant).hc`` for every row, value
+    for value (see the module docstring for why); ``screen=False`` computes every P-value exactly
+    instead. ``approximate=True`` uses ``approximate_pvalues`` (not exact; an explicit opt-in).
+    Rows are processed ``block`` at a time (default: about ``BLOCK_CELLS`` words × pairs) so the
+    temporaries stay in the CPU cache. The counts and ``gamma`` are validated as in
+    :func:`hclib.formulas.pvalues.allocation_pvalues` and
     :func:`hclib.formulas.hc.higher_criticism`; ``validate=False`` skips that for callers that have
     checked them already (:func:`hclib.engine.matrix.discrepancy_matrix`, once for all its chunks).
 

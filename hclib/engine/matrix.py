@@ -55,9 +55,9 @@ def corpus_counts(
     appearance, the (authors × words) corpus tables, and for each document the index of its
     corpus (for leave-one-out in :func:`discrepancy_matrix`).
 
-    With ``keep``, as in :func:`hclib.texts.tokens.group_documents`, only those labels form corpora, in
-    the order of ``keep``; every other document (e.g. a disputed one) gets ``doc_author = -1``,
-    the "member of no corpus" of :func:`discrepancy_matrix`. A label of ``keep`` that no
+    With ``keep``, as in :func:`hclib.texts.tokens.group_documents`, only those labels form
+    corpora, in the order of ``keep``; every other document (e.g. a disputed one) gets ``doc_author
+    = -1``, the "member of no corpus" of :func:`discrepancy_matrix`. A label of ``keep`` that no
     document carries raises ``ValueError``.
     """
     counts = as_counts(doc_counts, "doc_counts")
@@ -209,14 +209,14 @@ def discrepancy_matrix(
         Show a tqdm progress bar: ``None`` (default) shows it only once a run has taken more
         than 2 seconds; ``True``/``False`` force it on/off.
     n_jobs
-        Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The
-        HC measures run in ``n_jobs`` threads where the engine's compiled kernels release the
-        GIL (numba installed; ``hclib.engine.matrix.HC_PARALLEL``), else in worker processes, which inherit the
-        inputs (copy-on-write where the platform forks) and return their rows; below
+        Workers on chunks at once; each holds one chunk, so memory grows with ``n_jobs``. The HC
+        measures run in ``n_jobs`` threads where the engine's compiled kernels release the GIL
+        (numba installed; ``hclib.engine.matrix.HC_PARALLEL``), else in worker processes, which
+        inherit the inputs (copy-on-write where the platform forks) and return their rows; below
         ``PROCESS_MIN_CELLS`` documents × authors × words, or inside a daemonic worker process
         (e.g. a Dask worker), those run in this process instead. The other measures use threads
-        (their array work releases the GIL). The result does not depend on ``n_jobs``. For
-        more than one machine, see :mod:`hclib.engine.distributed`.
+        (their array work releases the GIL). The result does not depend on ``n_jobs``. For more
+        than one machine, see :mod:`hclib.engine.distributed`.
     approximate
         HC measures only: normal-approximation P-values (``approximate_pvalues``)
         instead of exact ones. Faster, not exact; never the default.

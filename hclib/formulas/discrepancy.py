@@ -10,7 +10,8 @@ leading axes broadcast, and return one value per pair of tables.
   :math:`2 \times N'` contingency table, divided by its degrees of freedom :math:`N' - 1`.
 * :func:`cosine_discrepancy` — :math:`1 - \cos(D_1, D_2)`.
 
-The batched versions used on whole problems are the corpus methods of :mod:`hclib.attribution.methods`.
+The batched versions used on whole problems are the corpus methods of
+:mod:`hclib.attribution.methods`.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ def hc_discrepancy(
 ) -> HCDiscrepancy:
     r"""HC-discrepancy of two word-frequency tables (Algorithm 1 of the paper).
 
-    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of :func:`~hclib.formulas.pvalues.allocation_pvalues` are
-    combined by :func:`~hclib.formulas.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
+    The binomial-allocation P-values :math:`\pi(w|D_1,D_2)` of
+    :func:`~hclib.formulas.pvalues.allocation_pvalues` are combined by
+    :func:`~hclib.formulas.hc.higher_criticism`. Symmetric: ``hc_discrepancy(x, y)`` and
     ``hc_discrepancy(y, x)`` agree exactly.
 
     ``pvalue`` names the per-word P-value (:data:`hclib.formulas.pvalues.PVALUES`,

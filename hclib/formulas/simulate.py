@@ -135,10 +135,10 @@ def zipf_corpus(
 ) -> tuple[np.ndarray, list[str]]:
     r"""Seeded (documents × words) counts of ``n_authors`` authors, and their labels.
 
-    Word frequencies are Zipf-like, :math:`q_w \propto \mathrm{rank}^{-\text{exponent}}`, multiplied
-    per author by lognormal noise (:math:`\sigma` = ``author_noise``) and renormalised. Each author
-    has a uniformly drawn number of documents in ``docs_per_author`` (inclusive), each a
-    multinomial draw of a uniformly drawn length in ``doc_words`` (inclusive).
+    Word frequencies are Zipf-like, :math:`q_w \propto \mathrm{rank}^{-\text{exponent}}`,
+    multiplied per author by lognormal noise (:math:`\sigma` = ``author_noise``) and renormalised.
+    Each author has a uniformly drawn number of documents in ``docs_per_author`` (inclusive), each
+    a multinomial draw of a uniformly drawn length in ``doc_words`` (inclusive).
     """
     n_authors = check_positive_int(n_authors, "n_authors")
     n_words = check_positive_int(n_words, "n_words")

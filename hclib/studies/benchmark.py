@@ -135,8 +135,8 @@ class _Task:
 class FoldScores:
     """The discrepancies of one (method, vocabulary size, fold).
 
-    ``scores[i, j]`` is the score of test work ``test[i]`` (a row of the collection) for
-    candidate author ``columns[j]``, as the method of :data:`hclib.attribution.methods.METHODS` computes it.
+    ``scores[i, j]`` is the score of test work ``test[i]`` (a row of the collection) for candidate
+    author ``columns[j]``, as the method of :data:`hclib.attribution.methods.METHODS` computes it.
     Smaller is closer.
     """
 
@@ -304,9 +304,10 @@ def run_benchmark(
     Parameters
     ----------
     collection, labels
-        A :class:`hclib.corpora.gutenberg.Collection`, or a (works × words) count matrix whose columns
-        are ranked (most common word first) with ``labels`` the author of each work. The table of
-        the ``N`` most common words is ``counts[:, :N]``: counted once, shared by every method.
+        A :class:`hclib.corpora.gutenberg.Collection`, or a (works × words) count matrix whose
+        columns are ranked (most common word first) with ``labels`` the author of each work. The
+        table of the ``N`` most common words is ``counts[:, :N]``: counted once, shared by every
+        method.
     vocab_sizes
         The vocabulary sizes ``N``; each must be at most the number of columns.
     methods

@@ -103,12 +103,12 @@ def accuracy_vs_candidates(
 
     For each repetition and ``k`` a set of ``k`` authors is drawn (seeded, the same sets for every
     method); each test work of those authors is attributed among them only, re-using the stored
-    discrepancies of :func:`~hclib.studies.benchmark.run_benchmark` (a corpus discrepancy does not depend on the other
-    candidates; for the Delta methods the word standardisation stays that of the full training
-    set, which then acts as a reference corpus; for k-NN the votes stay those of the k nearest
-    works of all authors, so the drawn candidate with most of them wins, and one with none of
-    them by its nearest work). Accuracy is pooled over all folds.
-    Returns one row per (method, N, k, repetition): ``accuracy``, ``n_test``.
+    discrepancies of :func:`~hclib.studies.benchmark.run_benchmark` (a corpus discrepancy does not
+    depend on the other candidates; for the Delta methods the word standardisation stays that of
+    the full training set, which then acts as a reference corpus; for k-NN the votes stay those of
+    the k nearest works of all authors, so the drawn candidate with most of them wins, and one with
+    none of them by its nearest work). Accuracy is pooled over all folds. Returns one row per
+    (method, N, k, repetition): ``accuracy``, ``n_test``.
     """
     chosen = list(result.methods) if methods is None else list(methods)
     missing = [m for m in chosen if m not in result.methods]
@@ -214,11 +214,11 @@ def hc_dagger_diagnostics(doc_counts: np.ndarray, author_counts: np.ndarray,
                           gamma: float = 0.25) -> DaggerDiagnostics:
     r"""For every (document, author corpus) pair, whether and why HC† equals HC*.
 
-    HC† maximises the HC score over the ranks :math:`i \le \lfloor\gamma_0 N\rfloor` whose
-    P-value is at least :math:`1/N`; HC* over all of them. They differ only when HC*'s maximum
-    sits at a P-value below :math:`1/N` while some rank qualifies. When no rank qualifies, the
-    cutoff is dropped (:func:`hclib.formulas.hc.higher_criticism`) and HC† is HC*. Computed one document
-    at a time from the exact allocation P-values.
+    HC† maximises the HC score over the ranks :math:`i \le \lfloor\gamma_0 N\rfloor` whose P-value
+    is at least :math:`1/N`; HC* over all of them. They differ only when HC*'s maximum sits at a
+    P-value below :math:`1/N` while some rank qualifies. When no rank qualifies, the cutoff is
+    dropped (:func:`hclib.formulas.hc.higher_criticism`) and HC† is HC*. Computed one document at a
+    time from the exact allocation P-values.
     """
     docs, corpora = check_count_matrices(doc_counts, author_counts,
                                          ("doc_counts", "author_counts"),

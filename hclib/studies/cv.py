@@ -584,11 +584,11 @@ def tag_share(
 ) -> tuple[np.ndarray, np.ndarray]:
     """How often each vocabulary word is tagged with one of ``tags`` in ``texts``.
 
-    Returns ``(share, seen)``: for each word, the fraction of its occurrences that the POS
-    tagger of :mod:`hclib.texts.cleaning` tags with one of ``tags`` (default: proper nouns and
-    cardinal numbers, :data:`hclib.texts.cleaning.DROPPED_TAGS`), and the number of occurrences seen
-    (``share`` is NaN for a word never seen). This marks the words of a fixed vocabulary that
-    are mostly names or numbers, for count tables that were made without tagging.
+    Returns ``(share, seen)``: for each word, the fraction of its occurrences that the POS tagger
+    of :mod:`hclib.texts.cleaning` tags with one of ``tags`` (default: proper nouns and cardinal
+    numbers, :data:`hclib.texts.cleaning.DROPPED_TAGS`), and the number of occurrences seen
+    (``share`` is NaN for a word never seen). This marks the words of a fixed vocabulary that are
+    mostly names or numbers, for count tables that were made without tagging.
     """
     from hclib.texts.cleaning import DROPPED_TAGS, tag_text
     from hclib.texts.tokens import tokenize

@@ -14,11 +14,11 @@ from, the way :func:`hclib.corpora.gutenberg.load_collection` does for the Guten
 4. the (papers × :math:`W`) counts and the two author corpora, with each paper's corpus index
    (-1 for a disputed paper) for leave-one-out (:func:`hclib.corpus_counts` with ``keep``).
 
-POS tagging takes several seconds, so the tagged papers are cached on disk in hclib's cache
-folder (:func:`hclib.downloads.registry.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the texts
-and the NLTK version) and every built study is kept for the rest of the process. A cache that
-cannot be written is skipped silently; a damaged cache file is re-computed. The arrays of a
-study are read-only, so a chapter cannot change them for the next one.
+POS tagging takes several seconds, so the tagged papers are cached on disk in hclib's cache folder
+(:func:`hclib.downloads.registry.cache_dir`, ``federalist/tagged-<key>.json.gz``, keyed by the
+texts and the NLTK version) and every built study is kept for the rest of the process. A cache that
+cannot be written is skipped silently; a damaged cache file is re-computed. The arrays of a study
+are read-only, so a chapter cannot change them for the next one.
 """
 
 from __future__ import annotations

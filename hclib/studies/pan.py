@@ -11,9 +11,9 @@ The HC pipeline (Kipnis, subsection "Authorship Attribution Challenge"), per pro
 3. the vocabulary :math:`W` is the 3,000 most frequent of these items pooled over the problem's
    known (training) texts only (:func:`ngram_vocabulary`; ties alphabetically);
 4. an unknown text :math:`D` goes to the candidate :math:`a` with the smallest HC-discrepancy to
-   the candidate's corpus, :math:`\hat a(D) = \arg\min_a \mathrm{HC}^\dagger_{D|\mathcal{C}_a}`, or,
-   for the rank-calibrated rule, with the smallest relative rank :math:`\hat r_{D|\mathcal{C}_a}`
-   among the leave-one-out discrepancies of :math:`\mathcal{C}_a`'s own texts
+   the candidate's corpus, :math:`\hat a(D) = \arg\min_a \mathrm{HC}^\dagger_{D|\mathcal{C}_a}`,
+   or, for the rank-calibrated rule, with the smallest relative rank :math:`\hat
+   r_{D|\mathcal{C}_a}` among the leave-one-out discrepancies of :math:`\mathcal{C}_a`'s own texts
    (:func:`hclib.calibration.attribute_by_rank`).
 
 The scores are PAN's official ones (:mod:`hclib.studies.scores`); the protocols of the
@@ -141,9 +141,9 @@ def hc_attribute(
 ) -> HCAttribution:
     r"""Attribute every unknown text to a candidate by HC-discrepancy (module docstring, 2-4).
 
-    ``measure`` may be any method of :data:`hclib.attribution.methods.METHODS` (default HC†); for the
-    general tool on raw texts see :func:`hclib.attribute`.
-    The vocabulary comes from the known texts only. Rule "min":
+    ``measure`` may be any method of :data:`hclib.attribution.methods.METHODS` (default HC†); for
+    the general tool on raw texts see :func:`hclib.attribute`. The vocabulary comes from the known
+    texts only. Rule "min":
     :math:`\arg\min_a \mathrm{HC}_{D|\mathcal{C}_a}`; rule "rank": the smallest relative rank of
     :math:`\mathrm{HC}_{D|\mathcal{C}_a}` among the leave-one-out values of the known texts of
     :math:`a` (ties by the raw discrepancy). ``candidates`` fixes the column order (default: the
@@ -379,10 +379,10 @@ def open_set_study(
 
     In each problem of ``collection`` (a :func:`hclib.corpora.pan.load_pan18` table) one candidate,
     drawn with ``seed``, loses its known texts, so its unknown texts have the true answer
-    ``<UNK>``. Every unknown text is attributed among the remaining candidates without
-    rejection and with ``reject=level``. Returns one row per problem: ``removed`` (the
-    candidate), ``n_unk`` (its unknown texts), ``n_texts``, and the official ``accuracy`` and
-    ``macro_f1`` (PAN 2019 semantics, :func:`~hclib.studies.scores.pan_scores`) of both answer sets (``closed_*``,
+    ``<UNK>``. Every unknown text is attributed among the remaining candidates without rejection
+    and with ``reject=level``. Returns one row per problem: ``removed`` (the candidate), ``n_unk``
+    (its unknown texts), ``n_texts``, and the official ``accuracy`` and ``macro_f1`` (PAN 2019
+    semantics, :func:`~hclib.studies.scores.pan_scores`) of both answer sets (``closed_*``,
     ``open_*``), plus ``rejected`` (share of texts answered ``<UNK>``).
     """
     from hclib.attribution.pipeline import attribute
@@ -426,10 +426,10 @@ def features_collection(
 ) -> pd.DataFrame:
     """Min-rule answers of a registry ``method`` on any feature set, for every problem.
 
-    Per problem: the items of :mod:`hclib.texts.features` (e.g. ``"chars:3"``), the ``n_words`` most
-    frequent items of the known texts (ties alphabetically), each candidate's corpus, and the
-    candidate with the smallest discrepancy (:meth:`hclib.attribution.methods.Method.score`). No cleaning.
-    Columns ``problem``, ``doc_id``, ``author`` (the truth) and ``answer``.
+    Per problem: the items of :mod:`hclib.texts.features` (e.g. ``"chars:3"``), the ``n_words``
+    most frequent items of the known texts (ties alphabetically), each candidate's corpus, and the
+    candidate with the smallest discrepancy (:meth:`hclib.attribution.methods.Method.score`). No
+    cleaning. Columns ``problem``, ``doc_id``, ``author`` (the truth) and ``answer``.
     """
     cache = cache if cache is not None else TokenCache()
     scorer = get(method)

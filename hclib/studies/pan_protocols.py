@@ -20,7 +20,8 @@ from hclib.corpora.pan import candidates, problem_parts
 __all__ = ["ABLATION_CHOICES", "ablation_protocols", "compare_protocols", "ignored_words",
            "paper_f1", "protocol_attribute", "protocol_collection"]
 
-#: The choices that the two presets make differently (the fields of :class:`~hclib.texts.protocols.Protocol`).
+#: The choices that the two presets make differently (the fields of
+#: :class:`~hclib.texts.protocols.Protocol`).
 ABLATION_CHOICES: tuple[str, ...] = (
     "punctuation", "min_count", "pvalue", "names", "lemmatize", "gamma")
 
@@ -46,14 +47,15 @@ def protocol_attribute(
 ) -> tuple[list[Hashable], np.ndarray]:
     r"""Candidates and the (unknown texts × candidates) HC-discrepancies under ``protocol``.
 
-    The tokens are already tokenised as the protocol says (:meth:`~hclib.texts.protocols.TokenCache.protocol_tokens`).
-    The vocabulary is the ``n_words`` most frequent n-grams pooled over the known texts (ties
-    alphabetically), formed after dropping the ``ignored`` words (the ``"list"`` name removal;
-    empty otherwise); counts are taken over the full token sequences. For each pair of an
-    unknown text :math:`D` and a candidate's corpus :math:`\mathcal{C}_a` the P-values of the
-    protocol's ranking are computed, the words with :math:`N(w|D) + N(w|\mathcal{C}_a) <`
-    ``min_count`` are dropped, and :math:`\mathrm{HC}^\dagger` with :math:`\gamma_0` is taken
-    over the rest. The answer is the argmin over the candidates.
+    The tokens are already tokenised as the protocol says
+    (:meth:`~hclib.texts.protocols.TokenCache.protocol_tokens`). The vocabulary is the ``n_words``
+    most frequent n-grams pooled over the known texts (ties alphabetically), formed after dropping
+    the ``ignored`` words (the ``"list"`` name removal; empty otherwise); counts are taken over the
+    full token sequences. For each pair of an unknown text :math:`D` and a candidate's corpus
+    :math:`\mathcal{C}_a` the P-values of the protocol's ranking are computed, the words with
+    :math:`N(w|D) + N(w|\mathcal{C}_a) <` ``min_count`` are dropped, and
+    :math:`\mathrm{HC}^\dagger` with :math:`\gamma_0` is taken over the rest. The answer is the
+    argmin over the candidates.
     """
     proto = get_protocol(protocol)
     cands, known, unknown = _protocol_tables(known_tokens, known_authors, unknown_tokens, proto,
@@ -65,7 +67,8 @@ def _protocol_tables(known_tokens, known_authors, unknown_tokens, proto: Protoco
                      candidates, problem: str, grams: dict | None = None
                      ) -> tuple[list, np.ndarray, np.ndarray]:
     """Candidates and the known and unknown count tables of one problem
-    (:func:`hclib.texts.protocols.protocol_tables`; ``grams`` memoises the n-grams across the problems
+    (:func:`hclib.texts.protocols.protocol_tables`; ``grams`` memoises the n-grams across the
+    problems
     and protocols of one :func:`compare_protocols`)."""
     where = f"{problem}: " if problem else ""
     known_authors = list(known_authors)
@@ -126,9 +129,9 @@ def compare_protocols(
     """:func:`protocol_collection` for several protocols, sharing the work they have in common.
 
     Protocols that differ only in the P-value, ``min_count`` and ``gamma`` share their count
-    tables, which are built once per problem; tokens are shared through ``cache``. Each
-    protocol is then scored by the registry's HC† (:meth:`hclib.attribution.methods.Method.score`). Returns
-    one answer frame per key of ``protocols``.
+    tables, which are built once per problem; tokens are shared through ``cache``. Each protocol is
+    then scored by the registry's HC† (:meth:`hclib.attribution.methods.Method.score`). Returns one
+    answer frame per key of ``protocols``.
     """
     cache = cache if cache is not None else TokenCache()
     protos = {key: get_protocol(p) for key, p in protocols.items()}

@@ -51,13 +51,13 @@ Selection rule (written and committed before the comparison was run):
     default of :func:`hclib.attribute` only if its accuracy exceeds that of (``distance``,
     ``hc_dagger``, ``words``) at EVERY length of the sweep.
 
-Outcome (added after the run; the rule above is as committed before it): the rule chose
-Fisher's combination of the exact allocation P-values (``distance``, ``fisher``; mean rank
-4.44 of 25, the paper's HC† 13.81), registered as the method ``"fisher"``
-(:data:`hclib.attribution.methods.RECOMMENDED_HC`). Its accuracy exceeds HC†'s at every length of the
-sweep (at 5,000 words by one piece of 99). ``python -m hclib.studies.short_texts
---check-folds`` repeats the Gutenberg cells on folds 1 and 2 (:data:`FOLD_CHECK`), a check
-the choice did not see.
+Outcome (added after the run; the rule above is as committed before it): the rule chose Fisher's
+combination of the exact allocation P-values (``distance``, ``fisher``; mean rank 4.44 of 25, the
+paper's HC† 13.81), registered as the method ``"fisher"``
+(:data:`hclib.attribution.methods.RECOMMENDED_HC`). Its accuracy exceeds HC†'s at every length of
+the sweep (at 5,000 words by one piece of 99). ``python -m hclib.studies.short_texts
+--check-folds`` repeats the Gutenberg cells on folds 1 and 2 (:data:`FOLD_CHECK`), a check the
+choice did not see.
 """
 
 from __future__ import annotations

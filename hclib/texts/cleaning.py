@@ -10,10 +10,11 @@ How a text is cleaned (:func:`clean_tokens`)
 1. The text is put in Unicode NFC form and typographic apostrophes become ``'``, exactly as in
    :func:`hclib.texts.tokens.tokenize`.
 2. It is split, **keeping case**, into three kinds of tagger tokens: words (a run of letters,
-   optionally continued by apostrophe + letters: the pattern of :func:`hclib.texts.tokens.tokenize`),
-   numbers (``1787``, ``3.5``, ``1,000``) and single punctuation characters. NLTK's Punkt
-   tokeniser is deliberately not used (it needs the ``punkt`` data package and splits
-   ``don't`` into ``do`` + ``n't``, which :func:`hclib.texts.tokens.tokenize` does not).
+   optionally continued by apostrophe + letters: the pattern of
+   :func:`hclib.texts.tokens.tokenize`), numbers (``1787``, ``3.5``, ``1,000``) and single
+   punctuation characters. NLTK's Punkt tokeniser is deliberately not used (it needs the ``punkt``
+   data package and splits ``don't`` into ``do`` + ``n't``, which
+   :func:`hclib.texts.tokens.tokenize` does not).
 3. The token sequence is cut into sentences after ``.``, ``?`` and ``!`` and every sentence is
    tagged by the cached perceptron tagger. Cutting matters because the tagger marks the start of
    a sentence, which is how it tells a capitalised sentence-initial common word from a name.
@@ -24,8 +25,8 @@ How a text is cleaned (:func:`clean_tokens`)
    are. Only the tagger sees the re-cased word; the output is lower-cased anyway.
 4. Tokens tagged ``NNP``/``NNPS`` (proper nouns) and ``CD`` (cardinal numbers) are dropped, as
    are numbers and punctuation whatever their tag. The remaining words are lower-cased and
-   normalised by :func:`hclib.texts.tokens.tokenize` itself, so that **with nothing removed the output
-   is exactly** ``tokenize(text)``.
+   normalised by :func:`hclib.texts.tokens.tokenize` itself, so that **with nothing removed the
+   output is exactly** ``tokenize(text)``.
 5. Optionally each word is replaced by its WordNet lemma, with the Penn tag mapped to WordNet's
    part of speech (``J*`` → adjective ``a``, ``V*`` → verb ``v``, ``R*`` → adverb ``r``,
    everything else → noun ``n``). Words WordNet does not know are kept as they are.

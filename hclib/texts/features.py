@@ -5,9 +5,9 @@ table. It is written as a spec string ``KIND[:ORDERS]`` and parsed in one place,
 :func:`parse_features`, into a frozen :class:`Features`:
 
 ``words``
-    The tokens of :func:`hclib.texts.tokens.tokenize`: maximal runs of Unicode letters, lower-cased,
-    apostrophes inside a word kept (``don't``), digits and every other character dropped.
-    One-letter words (``a``, ``i``) are tokens. This is the book's default.
+    The tokens of :func:`hclib.texts.tokens.tokenize`: maximal runs of Unicode letters,
+    lower-cased, apostrophes inside a word kept (``don't``), digits and every other character
+    dropped. One-letter words (``a``, ``i``) are tokens. This is the book's default.
 ``words+punct``
     The same words, and in text order between them each occurrence of one of the punctuation
     marks of the paper's PAN code, ``. ! ? % ( ) ; , : - " ``` (period, exclamation and
@@ -188,13 +188,13 @@ def char_ngram_counts(
 ) -> tuple[np.ndarray, list[str]]:
     """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
 
-    The n-grams are those of kind ``chars`` (``Features.items`` of ``chars:n``: NFC, white
-    space runs as one space, case kept), counted with NumPy on packed code points, one text at
-    a time, so ``texts`` may be a generator of book-length texts (``n_jobs`` processes count
-    them; at most ``4 n_jobs`` texts are held at once). The items are ranked by pooled count,
-    ties in code-point (alphabetical) order, as :func:`hclib.texts.tokens.most_frequent`. Returns the
-    (texts × items) count matrix and the items, most frequent first. ``n`` is 1 to 4
-    (characters beyond U+FFFF raise ``ValueError`` for ``n = 4``).
+    The n-grams are those of kind ``chars`` (``Features.items`` of ``chars:n``: NFC, white space
+    runs as one space, case kept), counted with NumPy on packed code points, one text at a time, so
+    ``texts`` may be a generator of book-length texts (``n_jobs`` processes count them; at most ``4
+    n_jobs`` texts are held at once). The items are ranked by pooled count, ties in code-point
+    (alphabetical) order, as :func:`hclib.texts.tokens.most_frequent`. Returns the (texts × items)
+    count matrix and the items, most frequent first. ``n`` is 1 to 4 (characters beyond U+FFFF
+    raise ``ValueError`` for ``n = 4``).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n_items < 1:
         raise ValueError(f"n and n_items must be positive integers, got n={n!r}, "

@@ -138,8 +138,8 @@ _gtest = _by_pair(gtest_given_totals)
 def allocation_midp_pvalues(x: ArrayLike, y: ArrayLike) -> np.ndarray:
     r"""Mid-P values :math:`\pi^{\mathrm{mid}}` of every word (module docstring).
 
-    Validated and broadcast as :func:`hclib.formulas.pvalues.allocation_pvalues`; symmetric in the two
-    tables. Never larger than the exact P-value, and at least half of it.
+    Validated and broadcast as :func:`hclib.formulas.pvalues.allocation_pvalues`; symmetric in the
+    two tables. Never larger than the exact P-value, and at least half of it.
     """
     return _midp(x, y)
 
