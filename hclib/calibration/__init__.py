@@ -1,4 +1,4 @@
-"""Calibration of attribution verdicts: how far a discrepancy, and a verdict, can be trusted.
+"""Calibration: how far a discrepancy, a verdict and a same-author answer can be trusted.
 
 * :mod:`hclib.calibration.ranks`: the rank-based calibration of the paper (Section 2.2), the
   relative rank :math:`\\hat r` of a discrepancy among the leave-one-out discrepancies of a
@@ -7,14 +7,23 @@
   right, a logistic model learned from the (grouped) leave-one-out verdicts of the known texts
   (:func:`fit_confidence`), with its checks (:func:`expected_calibration_error`,
   :func:`reliability`, and :func:`ece_if_calibrated`, the ECE that chance alone gives) and the
-  Wilson interval of an accuracy (:func:`wilson_interval`).
+  Wilson interval of an accuracy (:func:`wilson_interval`);
+* :mod:`hclib.calibration.conformal`: the conformal P-value of a score among the scores of
+  texts known to belong (:func:`conformal_pvalues`, :func:`conformal_table`), the paper's rank
+  read as a valid test of "this text belongs with these".
+
+Attribution (which candidate?) and verification (did this author write it?) share this
+layer: a test that a text belongs with a set of texts (a conformal P-value), a probability
+learned from texts whose truth is known (a monotone logistic model), and the checks of both.
 """
 
 from .confidence import (ConfidenceModel, confidence_features, ece_if_calibrated,
                          expected_calibration_error, fit_confidence, reliability, wilson_interval)
+from .conformal import conformal_pvalues, conformal_table
 from .ranks import TIES, attribute_by_rank, relative_ranks
 
-__all__ = ["TIES", "relative_ranks", "attribute_by_rank", "ConfidenceModel",
+__all__ = ["TIES", "relative_ranks", "attribute_by_rank", "conformal_pvalues", "conformal_table",
+           "ConfidenceModel",
            "confidence_features", "fit_confidence", "expected_calibration_error",
            "ece_if_calibrated",
            "reliability", "wilson_interval"]
