@@ -21,6 +21,7 @@ import pandas as pd
 
 from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
 from hclib.formulas.discrepancy import hc_discrepancy
+from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
 from hclib.texts.protocols import Protocol
 
@@ -415,9 +416,15 @@ class Attribution:
         if author_a == author_b:
             raise ValueError(f"explain needs two different authors, got {author_a!r} twice")
         total = x.sum()
+        note = ""
         if total < self.min_tokens:
             note = (f"{name}: {int(total)} tokens inside the vocabulary, fewer than "
                     f"min_tokens = {self.min_tokens}: too little evidence to explain")
+        elif n_candidates(len(self.vocabulary), self.gamma) < 1:  # Fisher's takes such a one
+            note = (f"a vocabulary of {len(self.vocabulary)} items is too small for HC's "
+                    f"threshold (gamma * N = {self.gamma} * {len(self.vocabulary)} < 1): "
+                    "no words to select")
+        if note:
             empty = pd.DataFrame(columns=["word", "count", "absent", "leans_to"])
             return Explanation(name, (author_a, author_b), (math.nan, math.nan), empty, note)
         variant = "star" if self.method.name == "hc_star" else "dagger"
