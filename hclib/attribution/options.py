@@ -87,7 +87,14 @@ def _single_text_message(labels: Sequence[Hashable]) -> str:
 
 
 
-def _no_confidence_message(min_tokens: int) -> str:
+def _no_confidence_message(min_tokens: int, left_out: int = 1) -> str:
+    """Why there is no confidence model: no known text could be left out (``left_out`` = 0:
+    every author has a single known text or group), or none had ``min_tokens``."""
+    if not left_out:
+        return ("every author has a single known text (or a single group), so no known text "
+                "can be attributed leave-one-out and there is no confidence model: "
+                "reject_by='confidence' needs authors with at least two known texts (two "
+                "groups)")
     return ("no known text could be attributed leave-one-out with at least "
             f"min_tokens = {min_tokens} tokens inside the vocabulary, so there is no "
             "confidence model: reject_by='confidence' needs one")

@@ -258,7 +258,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     model = _fit_confidence(result, pd.concat(excerpts) if all(
         e is not None for e in excerpts) else None)
     if model is None and reject is not None and reject_by == "confidence":
-        raise ValueError(_no_confidence_message(min_tokens))
+        raise ValueError(_no_confidence_message(min_tokens, rows.size))
     return replace(result, confidence_model=model)
 
 
@@ -448,6 +448,8 @@ def attribute(
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """
+    if compare is not None and not isinstance(compare, (bool, np.bool_)):
+        raise TypeError(f"compare must be True, False or None, got {compare!r}")
     auto = isinstance(method, str) and method == "auto"
     proto = None if protocol is None else get_protocol(protocol)
     if proto is not None:

@@ -163,7 +163,8 @@ class Attribution:
         if level is not None and by == "rank" and self.ranks is None:
             raise ValueError(_single_text_message(self._known_labels))
         if level is not None and by == "confidence" and self.confidence_model is None:
-            raise ValueError(_no_confidence_message(self.min_tokens))
+            raise ValueError(_no_confidence_message(self.min_tokens,
+                                                    len(self.known_table)))
         return replace(self, reject=_check_level(level), reject_by=by)
 
     # ---- verdicts

@@ -37,6 +37,7 @@ import contextlib
 import errno
 import fnmatch
 import os
+import reprlib
 import stat
 import warnings
 from collections import Counter
@@ -344,6 +345,13 @@ def _group_labels(groups: Any, author: Hashable, n: int) -> list[Hashable] | Non
     if len(labels) != n:
         raise ValueError(f"groups[{author!r}] has {len(labels)} labels for {n} known texts of "
                          f"{author!r}: give one group label per text")
+    for i, label in enumerate(labels):
+        try:
+            hash(label)
+        except TypeError:
+            raise TypeError(f"groups[{author!r}][{i}] is {reprlib.repr(label)}, a "
+                            f"{type(label).__name__}: a group label must be hashable, e.g. a "
+                            "string or a number") from None
     return list(labels)
 
 
@@ -373,6 +381,13 @@ def known_texts(known: Any, groups: Mapping[Hashable, Sequence[Hashable]] | None
                         f"sub-folder per author, got {type(known).__name__}")
     if not known:
         raise ValueError("known has no authors: give at least one candidate with texts")
+    printed: dict[str, Hashable] = {}
+    for a in known:
+        if str(a) in printed:
+            raise ValueError(f"authors {printed[str(a)]!r} and {a!r} print alike ({str(a)!r}): "
+                             "known texts are named 'author/...' and the output shows authors "
+                             "as text, so give them distinct names")
+        printed[str(a)] = a
     if groups is not None:
         unknown_authors = [a for a in groups if a not in known]
         if unknown_authors:
