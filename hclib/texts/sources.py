@@ -45,10 +45,11 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, BinaryIO, Union
 
 __all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
-           "known_texts", "read_folder", "read_known_folder", "read_text", "reading",
+           "known_texts", "read_folder", "read_known_folder", "read_stream", "read_text",
+           "reading",
            "report_skipped", "skip_notice", "text_files", "unique_names", "unknown_texts"]
 
 TextSource = Union[str, "os.PathLike[str]"]
@@ -150,7 +151,7 @@ def _kind(path: Path) -> tuple[str, os.stat_result | None]:
     return _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file"), None
 
 
-def _decode(data: bytes, p: Path) -> str:
+def _decode(data: bytes, p: Path | str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -181,6 +182,21 @@ def read_text(path: TextSource, *, max_bytes: int | None = None) -> str:
     if len(data) > limit:
         raise ValueError(f"{p} is larger than the limit of {_size(limit)} for one text")
     return _decode(data, p)
+
+
+def read_stream(stream: BinaryIO, name: str = "<stdin>", *, max_bytes: int | None = None
+                ) -> str:
+    """The UTF-8 text of a binary ``stream`` (standard input: the command line's ``-``), with
+    :func:`read_text`'s size limit and errors, naming it ``name``."""
+    limit = _READING.get().max_bytes if max_bytes is None else max_bytes
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise ValueError(f"{name} is larger than the limit of {_size(limit)} for one text "
+                         "(hclib.texts.sources.MAX_TEXT_BYTES)")
+    return _decode(data, name)
 
 
 def _entries(folder: Path) -> list[Path]:
