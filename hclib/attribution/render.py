@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -59,7 +60,7 @@ def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str
         cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
     if width is not None:   # text columns shortened to a third of the width (at least 12)
         cap = max(12, (width - 4) // 3)
-        cols = [(h, cells if num else [shorten(v, cap) for v in cells], num)
+        cols = [(h, cells if num else shorten_names(cells, cap), num)
                 for h, cells, num in cols]
     widths = [max(len(h), *map(len, cells)) for h, cells, _ in cols]
     blocks, current, used = [], [], widths[0]
@@ -88,7 +89,54 @@ def shorten(text: str, limit: int | None) -> str:
     if limit is None or len(text) <= limit:
         return text
     keep = max(limit - 3, 2)
-    return text[: (keep + 1) // 2] + "..." + text[len(text) - keep // 2:]
+    return _cut(text, (keep + 1) // 2, keep // 2)
+
+
+def _cut(text: str, head: int, tail: int) -> str:
+    """``text`` as its first ``head`` and last ``tail`` characters around ``...``."""
+    if len(text) <= head + tail + 3:
+        return text
+    return text[:head] + "..." + text[len(text) - tail:]
+
+
+def shorten_names(names: Sequence[str], limit: int | None) -> list[str]:
+    """Each of ``names`` :func:`shorten`-ed to ``limit``, kept distinct: names that would print
+    alike keep another split of their start and end (e.g. more of the start, where they
+    differ), within ``limit`` where one separates them, else a little wider."""
+    out = [shorten(n, limit) for n in names]
+    if limit is None:
+        return out
+    for _ in range(len(out)):  # each pass settles at least one clash
+        alike: dict[str, list[int]] = {}
+        for i, short in enumerate(out):
+            alike.setdefault(short, []).append(i)
+        clashes = [at for at in alike.values() if len({names[i] for i in at}) > 1]
+        if not clashes:
+            break
+        for at in clashes:
+            taken = set(out) - {out[at[0]]}
+            for i, short in zip(at, _separate([names[i] for i in at], limit, taken)):
+                out[i] = short
+    return out
+
+
+def _separate(names: list[str], limit: int, taken: set[str]) -> list[str]:
+    """``names`` cut so that distinct names stay distinct and miss ``taken``: the narrowest
+    cut, the most balanced split of it first; in full if none."""
+    unique = list(dict.fromkeys(names))
+    for keep in range(max(limit - 3, 2), max(map(len, unique)) - 3):
+        for head in sorted(range(keep + 1), key=lambda h: (abs(2 * h - keep), -h)):
+            cut: dict[str, str] = {}
+            seen: set[str] = set()
+            for n in unique:
+                short = _cut(n, head, keep - head)
+                if short in seen or short in taken:
+                    break
+                seen.add(short)
+                cut[n] = short
+            else:
+                return [cut[n] for n in names]
+    return names
 
 
 

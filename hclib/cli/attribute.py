@@ -23,7 +23,7 @@ from hclib.attribution.options import (DEFAULT_LOO_MATCH, INSUFFICIENT, LOO_TEXT
                                        TIE, UNK)
 from hclib.attribution.pipeline import attribute
 from hclib.attribution.render import (COLUMN_HELP, COLUMN_LABELS, TABLE_WIDTH, footer,
-                                      render_table, shorten, top_words)
+                                      render_table, shorten_names, top_words)
 from hclib.attribution.result import Attribution
 from hclib.texts.features import KINDS, MAX_ORDER
 from hclib.texts.protocols import get_protocol
@@ -335,7 +335,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
         arrow = "→" if can_encode("→") else "->"
         print(f"\nthe {args.explain} most discriminating words of each text "
               f"({arrow} the author each leans to):")
-        names = [shorten(str(n), 30 if width else None) for n in result.verdicts.index]
+        names = shorten_names([str(n) for n in result.verdicts.index], 30 if width else None)
         pad = max(len(n) for n in names)
         for short, name in zip(names, result.verdicts.index):
             line = f"{short:<{pad}}  {top_words(result, name, args.explain, arrow)}"
