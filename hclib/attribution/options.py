@@ -33,11 +33,11 @@ MIN_TOKENS = 200
 #: combination of the paper's exact allocation P-values on words), which beat the paper's HC†
 #: at every piece length of its sweep. The paper's HC† is ``method="hc_dagger"``.
 DEFAULT_METHOD: tuple[str, str] = RECOMMENDED_HC
-#: What the output says under the default, against the paper's method.
+#: What the output says under the default, against the paper's method (the summary adds how
+#: to ask for the paper's method, worded for Python or the command line).
 DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over the exact "
                 "allocation P-values of every word (HC† uses only the smallest, up to its "
-                "threshold); chosen by the book's short-texts study; --method hc_dagger "
-                "for the paper's method")
+                "threshold); chosen by the book's short-texts study")
 #: The leave-one-out of :func:`~hclib.attribution.pipeline.attribute` (``loo_match``): both ends of the bracket on grouped
 #: texts, size-matched on others (:func:`hclib.attribution.loo.loo_matches`); chosen by the study in
 #: :mod:`hclib.studies.trust`.

@@ -1,8 +1,10 @@
 """An attribution rendered: the text table of the command line, its summary and footer, the
-explained words, a data frame (for CSV) and JSON.
+explained words, a data frame (for CSV), JSON, and the short ``repr`` and notebook HTML.
 
 Functions of an :class:`~hclib.attribution.result.Attribution`, which calls them in its
-``summary_lines``, ``to_frame`` and ``to_json``; nothing here computes a verdict.
+``summary_lines``, ``to_frame``, ``to_json``, ``__repr__`` and ``_repr_html_``; nothing here
+computes a verdict. Advice is worded for the interface it is printed in (:data:`INTERFACES`):
+``method='g2'`` in Python, ``--method g2`` on the command line.
 """
 
 from __future__ import annotations
@@ -15,13 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .methods import METHODS
 from .options import DEFAULT_METHOD, DEFAULT_NOTE
 
 if TYPE_CHECKING:  # annotations only: the result imports this module
-    from .result import Attribution
+    from .result import Advice, Attribution
 
-__all__ = ["COLUMN_HELP", "COLUMN_LABELS", "TABLE_WIDTH", "footer", "render_table", "shorten",
-           "summary_lines", "to_frame", "to_json", "top_words"]
+__all__ = ["COLUMN_HELP", "COLUMN_LABELS", "INTERFACES", "REPR_VERDICTS", "TABLE_WIDTH",
+           "advice_line", "footer", "html_summary", "render_table", "shorten", "shorten_names",
+           "short_repr", "summary_lines", "to_frame", "to_json", "top_words"]
+
+#: Where a line is printed: ``"python"`` (``method='g2'``) or ``"command"`` (``--method g2``).
+INTERFACES: tuple[str, ...] = ("python", "command")
+#: The verdicts shown by ``repr`` (the notebook's HTML shows ten).
+REPR_VERDICTS = 3
+_HTML_VERDICTS = 10
 
 #: One-line explanations of the columns of the ``attribute`` table (keys: the columns of
 #: :attr:`hclib.attribution.result.Attribution.verdicts`); the footer and the help print those shown.
@@ -156,10 +166,50 @@ def top_words(result: Attribution, name: str, n: int, arrow: str = "→") -> str
 
 
 
-def summary_lines(result: Attribution) -> list[str]:
+def _option(interface: str, name: str, value: str) -> str:
+    """``name='value'`` in Python, ``--name value`` on the command line."""
+    if interface == "command":
+        return f"--{name.replace('_', '-')} {value}"
+    return f"{name}={value!r}"
+
+
+def _check_interface(interface: str) -> str:
+    if interface not in INTERFACES:
+        raise ValueError(f"interface must be one of {list(INTERFACES)}, got {interface!r}")
+    return interface
+
+
+def advice_line(advice: Advice, interface: str = "python") -> str:
+    """The advice about a clearly better configuration, as one line worded for the
+    ``interface`` (:data:`INTERFACES`)."""
+    mine = advice.mine
+    if _check_interface(interface) == "command":
+        how = (f"try {_option(interface, 'method', advice.method)} "
+               f"{_option(interface, 'features', advice.features)} "
+               f"(or {_option(interface, 'method', 'auto')})")
+    else:
+        how = (f"try {_option(interface, 'method', advice.method)}, "
+               f"{_option(interface, 'features', advice.features)} or "
+               f"{_option(interface, 'method', 'auto')}")
+    return (f"on the known texts {advice.label} on {advice.features} does clearly better: "
+            f"{advice.accuracy:.1%} against {mine.value:.1%} (95% interval {mine.low:.1%}–"
+            f"{mine.high:.1%}); {how}")
+
+
+def _not_compared_line(result: Attribution) -> str:
+    """One line naming the configurations left out of the comparison, and why."""
+    def label(name: str) -> str:
+        return METHODS[name].label if name in METHODS else name
+    return ("not compared (failed on these texts): " + "; ".join(
+        f"{label(name)} on {spec}: {why}" for name, spec, why in result.not_compared))
+
+
+def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
     """What the command line prints under the table: the setting, the accuracy, the
-    methods compared by ``method="auto"``, the advice about another method and the
+    methods compared by ``method="auto"``, the advice about another method (worded for the
+    ``interface``, :data:`INTERFACES`), the methods left out of the comparison and the
     corpus-balance warning."""
+    _check_interface(interface)
     setting = "" if result.protocol is None else (
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"
@@ -167,15 +217,19 @@ def summary_lines(result: Attribution) -> list[str]:
     lines = [f"{result.method.label}, features {result.features}, a vocabulary of "
              f"{len(result.vocabulary)} items{setting}", str(result.accuracy)]
     if result.protocol is None and result.method.name == DEFAULT_METHOD[0] != "hc_dagger":
-        lines.insert(1, DEFAULT_NOTE)
+        lines.insert(1, f"{DEFAULT_NOTE}; {_option(interface, 'method', 'hc_dagger')} for "
+                        "the paper's method")
     if result.method_scores is not None:
-        lines.append("method=auto compared (grouped leave-one-out accuracy on the known "
+        auto = "--method auto" if interface == "command" else "method=auto"
+        lines.append(f"{auto} compared (grouped leave-one-out accuracy on the known "
                      "texts): " + "; ".join(
                          f"{row.method} on {row.features} {row.accuracy:.1%}"
                          + (" (chosen)" if row.chosen else "")
                          for row in result.method_scores.itertuples()))
-    if result.advice:
-        lines.append(result.advice)
+    if result.better is not None:
+        lines.append(advice_line(result.better, interface))
+    if result.not_compared:
+        lines.append(_not_compared_line(result))
     if result.balance:
         lines.append(result.balance)
     floor = int((result.verdicts["status"] == "insufficient evidence").sum())
@@ -191,9 +245,11 @@ def to_frame(result: Attribution) -> pd.DataFrame:
     return pd.concat([result.verdicts, d], axis=1).rename_axis("text")
 
 
-def to_json(result: Attribution, **kwargs: Any) -> str:
+def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
     """The settings, the accuracy on the known texts and every text's verdict and
-    discrepancies, as JSON."""
+    discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
+    :func:`json.dumps`)."""
+    _check_interface(interface)
     def num(v: Any) -> Any:
         v = v.item() if hasattr(v, "item") else v
         return None if isinstance(v, float) and not math.isfinite(v) else v
@@ -220,7 +276,12 @@ def to_json(result: Attribution, **kwargs: Any) -> str:
         "methods_compared": None if result.method_scores is None else [
             {k: num(v) for k, v in row.items()}
             for row in result.method_scores.to_dict("records")],
-        "advice": result.advice,
+        "advice": None if result.better is None else advice_line(result.better, interface),
+        "better_method": None if result.better is None else {
+            "method": result.better.method, "features": result.better.features,
+            "accuracy": num(result.better.accuracy)},
+        "not_compared": [{"method": name, "features": spec, "error": why}
+                         for name, spec, why in result.not_compared],
         "corpus_tokens": {str(a): int(n) for a, n in result.corpus_tokens.items()},
         "balance": result.balance,
         "texts": texts,

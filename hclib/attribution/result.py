@@ -30,7 +30,7 @@ from .methods import Method
 from .options import (INSUFFICIENT, MIN_TOKENS, TIE, UNK, _check_level, _check_reject_by,
                       _no_confidence_message, _single_text_message)
 
-__all__ = ["BALANCE_RATIO", "Accuracy", "Attribution", "Explanation"]
+__all__ = ["BALANCE_RATIO", "Accuracy", "Advice", "Attribution", "Explanation"]
 
 
 #: The corpus-balance warning (:attr:`Attribution.balance`) is given under a corpus method when
@@ -102,7 +102,21 @@ class Accuracy:
                 f"(95% interval {self.low:.1%}–{self.high:.1%})")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
+class Advice:
+    """Another configuration clearly more accurate on the known texts (``compare=True``): its
+    registry ``method`` name, ``features`` spec and ``label``, its ``accuracy``, and ``mine``,
+    the accuracy of the method used. :mod:`hclib.attribution.render` words it for Python
+    (``method='g2', features='words'``) or for the command line (``--method g2``)."""
+
+    method: str
+    features: str
+    label: str
+    accuracy: float
+    mine: Accuracy
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Attribution:
     """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
@@ -111,7 +125,10 @@ class Attribution:
     each scored without its group (grouped leave-one-out, :mod:`hclib.attribution.loo`; only texts of
     authors with at least two groups). ``ranks`` and ``known_ranks`` hold the relative ranks
     :math:`\\hat r` (``None`` when an author has a single known text). ``tokens`` and
-    ``known_tokens`` count each text's tokens, all and inside the vocabulary.
+    ``known_tokens`` count each text's tokens, all and inside the vocabulary. ``better`` is the
+    :class:`Advice` of ``compare=True`` (``advice``: its line for Python) and
+    ``not_compared`` the configurations whose scoring failed, left out of the comparison:
+    (method, features, error).
     """
 
     method: Method
@@ -139,7 +156,9 @@ class Attribution:
     known_groups: list[tuple[Hashable, Hashable]] | None = None
     confidence_model: ConfidenceModel | None = field(default=None, repr=False)
     method_scores: pd.DataFrame | None = None
-    advice: str | None = None
+    better: Advice | None = None
+    # configurations left out of the comparison: (method name, features, what went wrong)
+    not_compared: tuple[tuple[str, str, str], ...] = ()
     # every known text that can be left out × candidates: its row of ``known_table`` where it
     # is there (the sample), else its own-author value in every column: the ranks' reference
     _loo_reference: pd.DataFrame | None = field(default=None, repr=False)
@@ -353,9 +372,14 @@ class Attribution:
                 "so the verdicts lean to the smaller ones; give each candidate about as much "
                 "known text")
 
-    def summary_lines(self) -> list[str]:
+    @property
+    def advice(self) -> str | None:
+        """The :attr:`better` configuration as one line worded for Python, or ``None``."""
+        return None if self.better is None else render.advice_line(self.better, "python")
+
+    def summary_lines(self, interface: str = "python") -> list[str]:
         """What the command line prints under the table (:func:`hclib.attribution.render.summary_lines`)."""
-        return render.summary_lines(self)
+        return render.summary_lines(self, interface)
 
 
     # ---- explanation

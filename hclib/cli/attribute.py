@@ -317,7 +317,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
                                 "of the texts takes a while" if args.protocol else None):
             result = _attribute(known, unknown, args, compare=None)
     if args.json:
-        payload = json.loads(result.to_json())
+        payload = json.loads(result.to_json(interface="command"))
         if args.explain:
             for entry in payload["texts"]:
                 words = result.explain(entry["text"]).words.head(args.explain)
@@ -342,7 +342,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
             print(textwrap.fill(line, width, subsequent_indent=" " * (pad + 2))
                   if width else line)
     print()
-    for line in result.summary_lines():
+    for line in result.summary_lines("command"):
         print(textwrap.fill(line, width) if width else line)
     print(footer(result.verdicts.columns, width))
     return 0
