@@ -9,6 +9,7 @@ computes a verdict. Advice is worded for the interface it is printed in (:data:`
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import textwrap
@@ -287,3 +288,44 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "texts": texts,
     }
     return json.dumps(payload, ensure_ascii=False, **kwargs)
+
+
+def short_repr(result: Attribution) -> str:
+    """``repr`` of an attribution: method, counts, accuracy and the first
+    :data:`REPR_VERDICTS` verdicts (under 1,000 characters, whatever the texts)."""
+    verdicts = result.verdicts
+    cands = [shorten(str(c), 20) for c in result.candidates[:5]]
+    if len(result.candidates) > 5:
+        cands.append("...")
+    shown = [f"{shorten(str(name), 40)} -> {shorten(str(row.author), 30)} ({row.status})"
+             for name, row in verdicts.head(REPR_VERDICTS).iterrows()]
+    if len(verdicts) > REPR_VERDICTS:
+        shown.append(f"and {len(verdicts) - REPR_VERDICTS} more (.verdicts)")
+    acc = result.accuracy
+    accuracy = (f"{acc.kind} accuracy {acc.value:.1%} on {acc.n} known texts "
+                f"(95% interval {acc.low:.1%}–{acc.high:.1%})" if acc.n else
+                f"{acc.kind} accuracy: no known text could be left out")
+    return (f"<Attribution: method {shorten(result.method.name, 30)}, features "
+            f"{shorten(str(result.features), 40)}, {len(verdicts)} texts, "
+            f"{len(result.candidates)} candidates ({', '.join(cands)}), a vocabulary of "
+            f"{len(result.vocabulary)} items; {accuracy}; verdicts: {'; '.join(shown)}>")
+
+
+def html_summary(result: Attribution) -> str:
+    """A notebook's view of an attribution: the setting, the accuracy, the advice and
+    warnings, and the first verdicts as an HTML table (every text escaped)."""
+    verdicts = result.verdicts
+    lines = [f"{len(verdicts)} texts, {len(result.candidates)} candidates",
+             *summary_lines(result)]
+    head = verdicts.head(_HTML_VERDICTS)
+    cells = [[str(name), *(f"{v:.3f}" if isinstance(v, float) else str(v)
+                           for v in row)] for name, row in head.iterrows()]
+    header = "".join(f"<th>{html.escape(COLUMN_LABELS.get(c, c))}</th>"
+                     for c in ["text", *head.columns])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                   for row in cells)
+    more = (f"<p>… and {len(verdicts) - _HTML_VERDICTS} more texts "
+            "(<code>.verdicts</code>)</p>" if len(verdicts) > _HTML_VERDICTS else "")
+    paragraphs = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
+    return (f'<div class="hclib-attribution"><p><strong>Attribution</strong></p>{paragraphs}'
+            f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>{more}</div>")

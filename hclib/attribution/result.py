@@ -546,6 +546,14 @@ class Attribution:
 
     # ---- export (hclib.attribution.render)
 
+    def __repr__(self) -> str:
+        """A short summary (:func:`hclib.attribution.render.short_repr`), not every table."""
+        return render.short_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The notebook's summary (:func:`hclib.attribution.render.html_summary`)."""
+        return render.html_summary(self)
+
     def to_frame(self) -> pd.DataFrame:
         """One row per text, with the verdict and the discrepancy to every candidate."""
         return render.to_frame(self)
