@@ -4,7 +4,8 @@
   or folders to verdicts in one call.
 * :mod:`~hclib.attribution.result`: what it returns, :class:`~hclib.attribution.result.Attribution` (verdicts, the
   accuracy on the known texts, the words behind a verdict).
-* :mod:`~hclib.attribution.render`: the result as a text table, a data frame and JSON.
+* :mod:`~hclib.attribution.render`: the result as a text table, a data frame, JSON, a short
+  ``repr`` and a notebook's HTML; advice worded for Python or the command line.
 * :mod:`~hclib.attribution.options`: the defaults and checks of the options, and the labels
   a verdict can carry.
 * :mod:`~hclib.attribution.methods`: the one registry of attribution methods (HC†, Fisher,

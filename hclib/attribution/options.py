@@ -35,11 +35,11 @@ MIN_TOKENS = 200
 #: allocation P-values on words), which beat the paper's HC† at every piece length of its sweep.
 #: The paper's HC† is ``method="hc_dagger"``.
 DEFAULT_METHOD: tuple[str, str] = RECOMMENDED_HC
-#: What the output says under the default, against the paper's method.
+#: What the output says under the default, against the paper's method (the summary adds how
+#: to ask for the paper's method, worded for Python or the command line).
 DEFAULT_NOTE = ("the default, not the paper's HC†: Fisher's -2 Σ log π over the exact "
                 "allocation P-values of every word (HC† uses only the smallest, up to its "
-                "threshold); chosen by the book's short-texts study; --method hc_dagger "
-                "for the paper's method")
+                "threshold); chosen by the book's short-texts study")
 #: The leave-one-out of :func:`~hclib.attribution.pipeline.attribute` (``loo_match``): both ends of
 #: the bracket on grouped texts, size-matched on others
 #: (:func:`hclib.attribution.loo.loo_matches`); chosen by the study in
@@ -90,7 +90,14 @@ def _single_text_message(labels: Sequence[Hashable]) -> str:
 
 
 
-def _no_confidence_message(min_tokens: int) -> str:
+def _no_confidence_message(min_tokens: int, left_out: int = 1) -> str:
+    """Why there is no confidence model: no known text could be left out (``left_out`` = 0:
+    every author has a single known text or group), or none had ``min_tokens``."""
+    if not left_out:
+        return ("every author has a single known text (or a single group), so no known text "
+                "can be attributed leave-one-out and there is no confidence model: "
+                "reject_by='confidence' needs authors with at least two known texts (two "
+                "groups)")
     return ("no known text could be attributed leave-one-out with at least "
             f"min_tokens = {min_tokens} tokens inside the vocabulary, so there is no "
             "confidence model: reject_by='confidence' needs one")

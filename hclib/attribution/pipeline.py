@@ -89,7 +89,7 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
                       EXCERPT_SHARES, LOO_TEXTS, MIN_TOKENS, RULES, _check_level,
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
                       _single_text_message)
-from .result import Attribution
+from .result import Advice, Attribution
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -259,7 +259,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     model = _fit_confidence(result, pd.concat(excerpts) if all(
         e is not None for e in excerpts) else None)
     if model is None and reject is not None and reject_by == "confidence":
-        raise ValueError(_no_confidence_message(min_tokens))
+        raise ValueError(_no_confidence_message(min_tokens, rows.size))
     return replace(result, confidence_model=model)
 
 
@@ -336,18 +336,35 @@ def _method_table(results: list[tuple[str, str, Attribution]], chosen: int) -> p
     return pd.DataFrame(rows)
 
 
-def _advice(result: Attribution, others: list[tuple[str, str, Attribution]]) -> str | None:
-    """One line when another listed method is clearly better on the known texts: its accuracy
-    is above the upper end of this method's 95 % interval."""
+def _advice(result: Attribution, others: list[tuple[str, str, Attribution]]) -> Advice | None:
+    """The other listed method that is clearly better on the known texts (its accuracy is
+    above the upper end of this method's 95 % interval), the best such one, or ``None``."""
     mine = result.accuracy
     better = [(res.accuracy.value, name, spec, res) for name, spec, res in others
               if res.accuracy.value > mine.high]
     if not better:
         return None
     value, name, spec, res = max(better, key=lambda item: item[0])
-    return (f"on the known texts {res.method.label} on {spec} does clearly better: "
-            f"{value:.1%} against {mine.value:.1%} (95% interval {mine.low:.1%}–"
-            f"{mine.high:.1%}); try method={name!r}, features={spec!r} or method='auto'")
+    return Advice(name, spec, res.method.label, value, mine)
+
+
+def _compared(run: Any, configurations: Sequence[tuple[str, str]]
+              ) -> tuple[list[tuple[str, str, Attribution]], list[tuple[str, str, ValueError]]]:
+    """Each configuration run, and those that raised a ValueError (e.g. HC's γ0 N < 1 on a
+    small vocabulary), left out with their error."""
+    done, failed = [], []
+    for name, spec in configurations:
+        try:
+            done.append((name, spec, run(get(name), parse_features(spec))))
+        except ValueError as exc:
+            failed.append((name, spec, exc))
+    return done, failed
+
+
+def _not_compared(failed: list[tuple[str, str, ValueError]]) -> tuple[tuple[str, str, str], ...]:
+    """(name, features, the error's first line) of each configuration left out."""
+    return tuple((name, spec, (str(exc).splitlines() or [type(exc).__name__])[0])
+                 for name, spec, exc in failed)
 
 
 def attribute(
@@ -446,11 +463,16 @@ def attribute(
         :data:`~hclib.attribution.pipeline.AUTO_METHODS` and say in ``Attribution.advice`` when one is
         clearly better on the known texts (its accuracy above this method's 95 % interval);
         ``None`` (what the command line does): only when there are at most
-        :data:`~hclib.attribution.options.COMPARE_UP_TO` known texts and no protocol. Each compared
-        configuration costs another scoring.
+        :data:`~hclib.attribution.options.COMPARE_UP_TO` known texts and no protocol; anything
+        but ``True``, ``False`` or ``None`` is a TypeError. Each compared configuration costs
+        another scoring; one that raises a ValueError (e.g. HC† on a vocabulary of 3 items,
+        :math:`\\gamma_0 N < 1`) is left out and named in ``Attribution.not_compared`` (under
+        ``method="auto"`` too), so the comparison never fails the method asked for.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
     """
+    if compare is not None and not isinstance(compare, (bool, np.bool_)):
+        raise TypeError(f"compare must be True, False or None, got {compare!r}")
     auto = isinstance(method, str) and method == "auto"
     proto = None if protocol is None else get_protocol(protocol)
     if proto is not None:
@@ -493,17 +515,19 @@ def attribute(
                     min_tokens, options, loo_match, loo_texts)
 
     if auto:
-        results = [(name, spec, run(get(name), parse_features(spec)))
-                   for name, spec in AUTO_METHODS]
+        results, failed = _compared(run, AUTO_METHODS)
+        if not results:  # every configuration failed: the first one's error
+            raise failed[0][2]
         values = [res.accuracy.value for _, _, res in results]
         best = int(np.nanargmax(values)) if not np.isnan(values).all() else 0
-        return replace(results[best][2], method_scores=_method_table(results, best))
+        return replace(results[best][2], method_scores=_method_table(results, best),
+                       not_compared=_not_compared(failed))
     result = run(m, feats)
     if compare is None:
         compare = proto is None and len(problem.known.texts) <= COMPARE_UP_TO
-    if compare and proto is None:
-        others = [(name, spec, run(get(name), parse_features(spec)))
-                  for name, spec in AUTO_METHODS
-                  if (name, spec) != (m.name, str(feats))]
-        result = replace(result, advice=_advice(result, others))
+    if compare and proto is None:  # a compared method's failure never fails this one
+        others, failed = _compared(run, [(name, spec) for name, spec in AUTO_METHODS
+                                         if (name, spec) != (m.name, str(feats))])
+        result = replace(result, better=_advice(result, others),
+                         not_compared=_not_compared(failed))
     return result

@@ -21,6 +21,7 @@ import pandas as pd
 
 from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
 from hclib.formulas.discrepancy import hc_discrepancy
+from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
 from hclib.texts.protocols import Protocol
 
@@ -29,7 +30,7 @@ from .methods import Method
 from .options import (INSUFFICIENT, MIN_TOKENS, TIE, UNK, _check_level, _check_reject_by,
                       _no_confidence_message, _single_text_message)
 
-__all__ = ["BALANCE_RATIO", "Accuracy", "Attribution", "Explanation"]
+__all__ = ["BALANCE_RATIO", "Accuracy", "Advice", "Attribution", "Explanation"]
 
 
 #: The corpus-balance warning (:attr:`Attribution.balance`) is given under a corpus method when
@@ -101,7 +102,21 @@ class Accuracy:
                 f"(95% interval {self.low:.1%}–{self.high:.1%})")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
+class Advice:
+    """Another configuration clearly more accurate on the known texts (``compare=True``): its
+    registry ``method`` name, ``features`` spec and ``label``, its ``accuracy``, and ``mine``,
+    the accuracy of the method used. :mod:`hclib.attribution.render` words it for Python
+    (``method='g2', features='words'``) or for the command line (``--method g2``)."""
+
+    method: str
+    features: str
+    label: str
+    accuracy: float
+    mine: Accuracy
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Attribution:
     """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
@@ -110,7 +125,10 @@ class Attribution:
     scored without its group (grouped leave-one-out, :mod:`hclib.attribution.loo`; only texts of
     authors with at least two groups). ``ranks`` and ``known_ranks`` hold the relative ranks
     :math:`\\hat r` (``None`` when an author has a single known text). ``tokens`` and
-    ``known_tokens`` count each text's tokens, all and inside the vocabulary.
+    ``known_tokens`` count each text's tokens, all and inside the vocabulary. ``better`` is the
+    :class:`Advice` of ``compare=True`` (``advice``: its line for Python) and
+    ``not_compared`` the configurations whose scoring failed, left out of the comparison:
+    (method, features, error).
     """
 
     method: Method
@@ -138,7 +156,9 @@ class Attribution:
     known_groups: list[tuple[Hashable, Hashable]] | None = None
     confidence_model: ConfidenceModel | None = field(default=None, repr=False)
     method_scores: pd.DataFrame | None = None
-    advice: str | None = None
+    better: Advice | None = None
+    # configurations left out of the comparison: (method name, features, what went wrong)
+    not_compared: tuple[tuple[str, str, str], ...] = ()
     # every known text that can be left out × candidates: its row of ``known_table`` where it
     # is there (the sample), else its own-author value in every column: the ranks' reference
     _loo_reference: pd.DataFrame | None = field(default=None, repr=False)
@@ -162,7 +182,8 @@ class Attribution:
         if level is not None and by == "rank" and self.ranks is None:
             raise ValueError(_single_text_message(self._known_labels))
         if level is not None and by == "confidence" and self.confidence_model is None:
-            raise ValueError(_no_confidence_message(self.min_tokens))
+            raise ValueError(_no_confidence_message(self.min_tokens,
+                                                    len(self.known_table)))
         return replace(self, reject=_check_level(level), reject_by=by)
 
     # ---- verdicts
@@ -351,9 +372,14 @@ class Attribution:
                 "so the verdicts lean to the smaller ones; give each candidate about as much "
                 "known text")
 
-    def summary_lines(self) -> list[str]:
+    @property
+    def advice(self) -> str | None:
+        """The :attr:`better` configuration as one line worded for Python, or ``None``."""
+        return None if self.better is None else render.advice_line(self.better, "python")
+
+    def summary_lines(self, interface: str = "python") -> list[str]:
         """What the command line prints under the table (:func:`hclib.attribution.render.summary_lines`)."""
-        return render.summary_lines(self)
+        return render.summary_lines(self, interface)
 
 
     # ---- explanation
@@ -415,9 +441,15 @@ class Attribution:
         if author_a == author_b:
             raise ValueError(f"explain needs two different authors, got {author_a!r} twice")
         total = x.sum()
+        note = ""
         if total < self.min_tokens:
             note = (f"{name}: {int(total)} tokens inside the vocabulary, fewer than "
                     f"min_tokens = {self.min_tokens}: too little evidence to explain")
+        elif n_candidates(len(self.vocabulary), self.gamma) < 1:  # Fisher's takes such a one
+            note = (f"a vocabulary of {len(self.vocabulary)} items is too small for HC's "
+                    f"threshold (gamma * N = {self.gamma} * {len(self.vocabulary)} < 1): "
+                    "no words to select")
+        if note:
             empty = pd.DataFrame(columns=["word", "count", "absent", "leans_to"])
             return Explanation(name, (author_a, author_b), (math.nan, math.nan), empty, note)
         variant = "star" if self.method.name == "hc_star" else "dagger"
@@ -513,6 +545,14 @@ class Attribution:
 
 
     # ---- export (hclib.attribution.render)
+
+    def __repr__(self) -> str:
+        """A short summary (:func:`hclib.attribution.render.short_repr`), not every table."""
+        return render.short_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The notebook's summary (:func:`hclib.attribution.render.html_summary`)."""
+        return render.html_summary(self)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per text, with the verdict and the discrepancy to every candidate."""

@@ -23,17 +23,21 @@ from hclib.attribution.options import (DEFAULT_LOO_MATCH, INSUFFICIENT, LOO_TEXT
                                        TIE, UNK)
 from hclib.attribution.pipeline import attribute
 from hclib.attribution.render import (COLUMN_HELP, COLUMN_LABELS, TABLE_WIDTH, footer,
-                                      render_table, shorten, top_words)
+                                      render_table, shorten_names, top_words)
 from hclib.attribution.result import Attribution
 from hclib.texts.features import KINDS, MAX_ORDER
 from hclib.texts.protocols import get_protocol
 from hclib.texts.sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning,
-                                 read_text, reading, report_skipped, skip_notice, text_files,
-                                 unique_names)
+                                 read_stream, read_text, reading, report_skipped, skip_notice,
+                                 text_files, unique_names)
 
 from .command import HelpFormatter, UsageError, can_encode
 
-__all__ = ["add_parser"]
+__all__ = ["STDIN", "STDIN_NAME", "add_parser"]
+
+#: The UNKNOWN argument that reads one text from standard input, and that text's name.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 
 _METHODS_HELP = "\n".join(f"  {name:<14} {m.label}: {m.description}"
                           for name, m in METHODS.items())
@@ -60,7 +64,8 @@ right).
 Texts: in a folder, the regular UTF-8 files whose name matches --glob, of at most
 {MAX_TEXT_BYTES // 2**20} MiB; known texts in KNOWN_DIR/AUTHOR/ or, grouped as one work,
 KNOWN_DIR/AUTHOR/WORK/. Every other entry is listed with its reason in one notice on stderr.
-Texts that share a file name are named by their path.
+Texts that share a file name are named by their path. An UNKNOWN of - reads one text
+from standard input (UTF-8, the same size limit), named {STDIN_NAME}; a file named - is ./-.
 """
 
 
@@ -124,7 +129,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("known", metavar="KNOWN_DIR",
                    help="folder with one sub-folder of UTF-8 text files per candidate author")
     p.add_argument("unknown", metavar="UNKNOWN", nargs="+",
-                   help="text files, or folders of text files, to attribute")
+                   help="text files, or folders of text files, to attribute; - reads one "
+                        "text from standard input")
     _options(p)
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -170,8 +176,14 @@ def _column_help() -> str:
 def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str, str]:
     """name → text of the UNKNOWN arguments (files, and the texts of folders); a name shared
     by several files becomes each file's path relative to the working directory."""
-    found: list[tuple[str, Path]] = []
+    if paths.count(STDIN) > 1:
+        raise UsageError(f"standard input ({STDIN}) is given {paths.count(STDIN)} times: it "
+                         "holds one text, give it once")
+    found: list[tuple[str, Path | None]] = []
     for item in paths:
+        if item == STDIN:
+            found.append((STDIN_NAME, None))
+            continue
         path = Path(item)
         if path.is_dir():
             files = text_files(path)
@@ -184,15 +196,22 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
             raise UsageError(f"{path} does not exist")
     seen: dict[Path, Path] = {}
     for _, f in found:
+        if f is None:
+            continue
         key = f.resolve()
         if key in seen:
             raise UsageError(f"{f} is given twice (also as {seen[key]}): give each text once")
         seen[key] = f
     names = unique_names([n for n, _ in found], [f for _, f in found])
-    given = {str(Path(p)) for p in paths}
+    if STDIN_NAME in names and names.count(STDIN_NAME) > 1:
+        raise UsageError(f"a file is named like standard input ({STDIN_NAME}): rename it")
+    given = {str(Path(p)) for p in paths if p != STDIN}
     texts: dict[str, str] = {}
     skipped: list[Skipped] = []
     for name, (_, f) in zip(names, found):
+        if f is None:
+            texts[name] = _read_stdin()
+            continue
         if str(f) in given:
             texts[name] = read_text(f)  # a file given by itself: an error if unreadable
             continue
@@ -204,6 +223,24 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
     if not texts:
         raise UsageError(f"no text to attribute in {', '.join(paths)}")
     return texts
+
+
+def _read_stdin() -> str:
+    """The one text of standard input (UTF-8, at most the size limit of a file)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UsageError(f"{STDIN} names standard input, which is not available here")
+    if sys.stdin.isatty():
+        print("hclib attribute: reading a text from standard input (end it with Ctrl-D)",
+              file=sys.stderr, flush=True)
+    try:
+        text = read_stream(stream, "standard input")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not text.strip():
+        raise UsageError(f"standard input ({STDIN}) is empty: pipe a text into it, e.g. "
+                         "hclib attribute KNOWN_DIR - < text.txt")
+    return text
 
 
 def _loo_texts(value: str) -> int | None:
@@ -280,7 +317,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
                                 "of the texts takes a while" if args.protocol else None):
             result = _attribute(known, unknown, args, compare=None)
     if args.json:
-        payload = json.loads(result.to_json())
+        payload = json.loads(result.to_json(interface="command"))
         if args.explain:
             for entry in payload["texts"]:
                 words = result.explain(entry["text"]).words.head(args.explain)
@@ -298,14 +335,14 @@ def _run_attribute(args: argparse.Namespace) -> int:
         arrow = "→" if can_encode("→") else "->"
         print(f"\nthe {args.explain} most discriminating words of each text "
               f"({arrow} the author each leans to):")
-        names = [shorten(str(n), 30 if width else None) for n in result.verdicts.index]
+        names = shorten_names([str(n) for n in result.verdicts.index], 30 if width else None)
         pad = max(len(n) for n in names)
         for short, name in zip(names, result.verdicts.index):
             line = f"{short:<{pad}}  {top_words(result, name, args.explain, arrow)}"
             print(textwrap.fill(line, width, subsequent_indent=" " * (pad + 2))
                   if width else line)
     print()
-    for line in result.summary_lines():
+    for line in result.summary_lines("command"):
         print(textwrap.fill(line, width) if width else line)
     print(footer(result.verdicts.columns, width))
     return 0

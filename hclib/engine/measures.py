@@ -93,7 +93,7 @@ def statistic_pair(statistic: str, default_pvalue: str = "distance") -> Pair:
             shape, n_words = x.shape[:-1], x.shape[-1]
             lead = shape or (1,)  # one pair: a batch of one
             x, y, t1, t2 = (np.broadcast_to(t, (*lead, t.shape[-1])) for t in (x, y, t1, t2))
-            if statistic == "fisher" and x.size:  # combine_all's check, as before
+            if statistic != "fisher" and x.size:  # Fisher's value does not depend on γ0
                 _check_range(n_words, g)
             out = np.empty(lead)
             flat = out.reshape(-1)

@@ -168,8 +168,9 @@ def combine_all(pvalues: ArrayLike, gamma: float = 0.25,
     names = tuple(STATISTICS) if statistics is None else tuple(map(_check_statistic,
                                                                    statistics))
     n_words = pv.shape[-1]
-    k = _check_range(n_words, gamma)
-    smallest = smallest_sorted(pv, k) if any(s != "fisher" for s in names) else None
+    smallest = None  # Fisher's uses every P-value: no range of ranks, whatever γ0 N is
+    if any(s != "fisher" for s in names):
+        smallest = smallest_sorted(pv, _check_range(n_words, gamma))
     out = {}
     for name in names:
         f = STATISTICS[name]

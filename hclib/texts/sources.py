@@ -37,6 +37,7 @@ import contextlib
 import errno
 import fnmatch
 import os
+import reprlib
 import stat
 import warnings
 from collections import Counter
@@ -44,10 +45,11 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, BinaryIO, Union
 
 __all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
-           "known_texts", "read_folder", "read_known_folder", "read_text", "reading",
+           "known_texts", "read_folder", "read_known_folder", "read_stream", "read_text",
+           "reading",
            "report_skipped", "skip_notice", "text_files", "unique_names", "unknown_texts"]
 
 TextSource = Union[str, "os.PathLike[str]"]
@@ -149,7 +151,7 @@ def _kind(path: Path) -> tuple[str, os.stat_result | None]:
     return _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file"), None
 
 
-def _decode(data: bytes, p: Path) -> str:
+def _decode(data: bytes, p: Path | str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -180,6 +182,21 @@ def read_text(path: TextSource, *, max_bytes: int | None = None) -> str:
     if len(data) > limit:
         raise ValueError(f"{p} is larger than the limit of {_size(limit)} for one text")
     return _decode(data, p)
+
+
+def read_stream(stream: BinaryIO, name: str = "<stdin>", *, max_bytes: int | None = None
+                ) -> str:
+    """The UTF-8 text of a binary ``stream`` (standard input: the command line's ``-``), with
+    :func:`read_text`'s size limit and errors, naming it ``name``."""
+    limit = _READING.get().max_bytes if max_bytes is None else max_bytes
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise ValueError(f"{name} is larger than the limit of {_size(limit)} for one text "
+                         "(hclib.texts.sources.MAX_TEXT_BYTES)")
+    return _decode(data, name)
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -344,6 +361,13 @@ def _group_labels(groups: Any, author: Hashable, n: int) -> list[Hashable] | Non
     if len(labels) != n:
         raise ValueError(f"groups[{author!r}] has {len(labels)} labels for {n} known texts of "
                          f"{author!r}: give one group label per text")
+    for i, label in enumerate(labels):
+        try:
+            hash(label)
+        except TypeError:
+            raise TypeError(f"groups[{author!r}][{i}] is {reprlib.repr(label)}, a "
+                            f"{type(label).__name__}: a group label must be hashable, e.g. a "
+                            "string or a number") from None
     return list(labels)
 
 
@@ -373,6 +397,13 @@ def known_texts(known: Any, groups: Mapping[Hashable, Sequence[Hashable]] | None
                         f"sub-folder per author, got {type(known).__name__}")
     if not known:
         raise ValueError("known has no authors: give at least one candidate with texts")
+    printed: dict[str, Hashable] = {}
+    for a in known:
+        if str(a) in printed:
+            raise ValueError(f"authors {printed[str(a)]!r} and {a!r} print alike ({str(a)!r}): "
+                             "known texts are named 'author/...' and the output shows authors "
+                             "as text, so give them distinct names")
+        printed[str(a)] = a
     if groups is not None:
         unknown_authors = [a for a in groups if a not in known]
         if unknown_authors:
