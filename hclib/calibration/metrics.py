@@ -104,7 +104,8 @@ def _check(truth: ArrayLike, probability: ArrayLike) -> tuple[np.ndarray, np.nda
     bad = ~np.isfinite(p) | (p < 0) | (p > 1)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"probability must be finite and in [0, 1], got {float(p[i])!r} at index {i}")
+        raise ValueError(f"probability must be finite and in [0, 1], got {float(p[i])!r} "
+                         f"at index {i}")
     return t.astype(bool), p
 
 
