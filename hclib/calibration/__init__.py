@@ -10,7 +10,13 @@
   Wilson interval of an accuracy (:func:`wilson_interval`);
 * :mod:`hclib.calibration.conformal`: the conformal P-value of a score among the scores of
   texts known to belong (:func:`conformal_pvalues`, :func:`conformal_table`), the paper's rank
-  read as a valid test of "this text belongs with these".
+  read as a valid test of "this text belongs with these";
+* :mod:`hclib.calibration.metrics` (used through its module): how good probabilistic
+  same-author answers are, the measures of PAN's authorship-verification tasks
+  (:func:`~hclib.calibration.metrics.verification_scores`: AUC, c@1, AUC × c@1, F1, F0.5u, the
+  Brier complement, PAN 2020's overall score, :math:`C_{llr}` and :math:`C_{llr}^{min}` with
+  its :func:`~hclib.calibration.metrics.pool_adjacent_violators`, and the ECE of the
+  same-author probability).
 
 Attribution (which candidate?) and verification (did this author write it?) share this
 layer: a test that a text belongs with a set of texts (a conformal P-value), a probability
