@@ -235,7 +235,62 @@ def test_pan_scorer_counts_a_missing_answer_as_wrong(texts, tmp_path) -> None:
     run = hclib_cmd("pan", data, "--out", tmp_path / "ans", "--vocabulary", "60")
     assert run.returncode == 0, run.stderr
     assert "mean accuracy 0.857" in run.stdout  # 6 right of 7, not 6 of 6
-    assert "1 text(s) of ground-truth.json have no file" in run.stdout
+    notice = [line for line in run.stderr.splitlines() if "have no file" in line]
+    assert len(notice) == 1 and notice[0].startswith("hclib pan: problem00001: 1 text(s) of "
+                                                     "ground-truth.json have no file")
+    assert notice[0].endswith("counted as wrong, as the official evaluator does: gone.txt")
+
+
+def test_pan_writes_nothing_when_it_exits_2(texts, tmp_path, capsys) -> None:
+    """Issue: the answers file was written before the exit 2 for a missing ground truth."""
+    data = _pan_dataset(tmp_path, texts)
+    names = sorted(p.name for p in (data / "problem00001" / "unknown").iterdir())
+    entries = [{"unknown-text": n, "true-author": n.split("-")[0]} for n in names[1:]]
+    (data / "problem00001" / "ground-truth.json").write_text(
+        json.dumps({"ground_truth": entries}))
+    out = tmp_path / "ans"
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    err = one_error_line(capsys.readouterr().err)
+    assert f"problem00001: ground-truth.json has no entry for {names[0]}" in err
+    assert not out.exists()  # neither the answers nor their folder
+    out.mkdir()
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    assert list(out.iterdir()) == []
+
+
+def test_pan_deep_json_link_loops_and_links_leaving_the_dataset(texts, tmp_path, capsys
+                                                                ) -> None:
+    """Issue: RecursionError and RuntimeError tracebacks; texts read from outside the dataset."""
+    data = _pan_dataset(tmp_path, texts)
+    info = data / "problem00001" / "problem-info.json"
+    good = info.read_text()
+    info.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["pan", str(data), "--out", str(tmp_path / "ans")]) == 2
+    assert "is nested too deeply to be read as JSON" in one_error_line(capsys.readouterr().err)
+    info.write_text(good)
+    # an answers file that is a link loop
+    out = tmp_path / "loop"
+    out.mkdir()
+    (out / "answers-problem00001.json").symlink_to(out / "answers-problem00001.json")
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    assert "answers-problem00001.json is a symbolic link loop" in one_error_line(
+        capsys.readouterr().err)
+    # texts that are links leading outside the dataset are skipped with a notice
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "far.txt").write_text("secret words " * 50)
+    (data / "problem00001" / "ann" / "far.txt").symlink_to(outside / "far.txt")
+    (data / "problem00001" / "unknown" / "far.txt").symlink_to(outside / "far.txt")
+    inner = data / "problem00001" / "bob" / sorted(os.listdir(data / "problem00001" / "bob"))[0]
+    (data / "problem00001" / "unknown" / "near.txt").symlink_to(inner)  # inside: read
+    out = tmp_path / "ans"
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 0
+    err = capsys.readouterr().err
+    assert "ann/far.txt (a link leading outside the dataset)" in err
+    assert "unknown/far.txt (a link leading outside the dataset)" in err
+    answered = {a["unknown-text"] for a in
+                json.loads((out / "answers-problem00001.json").read_text())}
+    assert "near.txt" in answered and "far.txt" not in answered
 
 
 # ------------------------------------------------------------------ one line, exit 2
