@@ -530,6 +530,58 @@ def test_stale_temporaries_of_a_killed_run_are_removed(tmp_path, monkeypatch) ->
     assert mine.exists()  # a live process's temporary file is left alone
 
 
+def test_a_read_only_complete_cache_with_stale_temporaries(tmp_path, monkeypatch,
+                                                           capsys) -> None:
+    """Issue: a dead run's temporary file in a read-only, complete cache made `hclib data
+    fetch` exit 2 with 'Permission denied' although nothing needed fetching."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    cache = tmp_path / "cache"
+    (cache / "federalist").mkdir(parents=True)
+    (cache / "federalist" / "pg1404.txt").write_bytes(
+        (SHARED / "federalist" / "pg1404.txt").read_bytes())
+    stale = cache / "federalist" / f".pg1404.txt.hclib-{dead}-x1y2.part"
+    stale.write_bytes(b"half a download")
+    monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(cache))
+    monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "offline").as_uri())
+    real = Path.unlink
+
+    def read_only(self, missing_ok=False):  # as root, chmod does not stop removing
+        if self.is_relative_to(cache):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    assert main(["data", "fetch", "federalist"]) == 0
+    captured = capsys.readouterr()
+    assert "federalist: 1 files ready" in captured.out
+    notice = [line for line in captured.err.splitlines() if "could not be removed" in line]
+    assert len(notice) == 1 and f"{stale}: Permission denied" in notice[0], captured.err
+    assert ": error: " not in captured.err and stale.exists()
+
+
+def test_offline_fetch_claims_nothing_and_names_the_mirror(tmp_path) -> None:
+    """Issue: '100% 1/1' before the failure; the message named the original URL and advised
+    setting HCLIB_SOURCE_MIRROR, which was set."""
+    mirror = (tmp_path / "offline").as_uri()
+    env = {"HCLIB_DATA_DIR": "", "HCLIB_CACHE_DIR": str(tmp_path / "cache"),
+           "HCLIB_SOURCE_MIRROR": mirror}
+    run = hclib_cmd("data", "fetch", "federalist", env=env)
+    assert run.returncode == 2
+    error = one_error_line(run.stderr)
+    url = registry.REGISTRY["federalist/pg1404.txt"][0]
+    tried = f"{mirror}/{url.removeprefix('https://')}"
+    assert f"Downloading it from {tried} ($HCLIB_SOURCE_MIRROR's copy of {url}) failed" in error
+    assert f"make {tried} available on the mirror" in error
+    assert "set HCLIB_SOURCE_MIRROR" not in error and "To fix: set HCLIB_DATA_DIR" in error
+    assert "1/1" not in run.stderr and "0/1" in run.stderr  # the bar claims no failed file
+    # without a mirror the advice is to reach the source or set one
+    message = fetch._not_found("federalist/pg1404.txt", [], url, OSError("offline"))
+    assert f"Downloading it from {url} failed" in message
+    assert f"make {url} reachable (or set HCLIB_SOURCE_MIRROR to a mirror of it)" in message
+
+
 def test_a_damaged_cached_file_is_fetched_again(tmp_path, monkeypatch, capsys) -> None:
     from hclib.corpora import gutenberg
     from raw_gutenberg import make_raw
