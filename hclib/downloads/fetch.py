@@ -117,8 +117,8 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
             archive = ARCHIVES[archive_key]
             url = archive.url
             with _lock(archive_key):  # one download per archive, however many threads ask
-                if not (cache / archive_key).is_dir():
-                    _fetch_archive(archive_key, archive, cache)
+                if not (cache / archive_key).is_dir() or _damaged_member(cached, rel, sha256):
+                    _fetch_archive(archive_key, archive, cache)  # extracts, or repairs
         elif url is not None:
             _download(url, sha256, cached)  # no-op if cached and (where known) hash-verified
         elif recipe is not None:
@@ -193,6 +193,20 @@ def fetch_all(
     pool.shutdown(wait=True)
     bar.close()
     return [f.result() for f in futures]
+
+
+def _damaged_member(cached: Path, rel: str, sha256: str | None) -> bool:
+    """True when ``rel``, a file of an extracted archive with a pinned sha256, is missing from
+    the cache or fails its checksum: the archive is then extracted again to repair it."""
+    if sha256 is None:
+        return False  # not a listed file of the archive: nothing to repair it from
+    if not cached.is_file():
+        return True
+    try:
+        verify_file(cached, rel, sha256)
+    except DataIntegrityError:
+        return True
+    return False
 
 
 def _archive_key(rel: str) -> str | None:

@@ -211,7 +211,10 @@ def _download(url: str, sha256: str | None, target: Path) -> Path:
 
 
 def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
-    """Download ``archive``, extract its ``root`` folder, verify it, rename it to ``cache/key``."""
+    """Download ``archive``, extract its ``root`` folder, verify it, rename it to ``cache/key``.
+
+    If ``cache/key`` is there already, each listed file of it that is missing or fails its
+    sha256 is replaced by the one extracted (a repair); the others are left as they are."""
     if archive.sha256 is None and archive.files is None:
         raise ValueError(f"archive {archive.url} has neither a sha256 nor a per-file list")
     name = PurePosixPath(urlparse(archive.url).path).name or "archive"
@@ -236,6 +239,9 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
                     raise DataIntegrityError(
                         f"{path} extracted from {archive.url} has sha256 {actual}, expected {sha}"
                     )
+        if dest.is_dir() and expected is not None:
+            _repair(dest, staging, expected)
+            return
         try:
             staging.replace(dest)
         except OSError:
@@ -245,6 +251,17 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         _done(staging)
         downloaded.unlink(missing_ok=True)  # never reused: a retry downloads it afresh
+
+
+def _repair(dest: Path, staging: Path, expected: dict[str, str]) -> None:
+    """Move each file of ``staging`` into ``dest`` where ``dest``'s copy is missing or fails
+    its sha256 (each move atomic)."""
+    for path, sha in expected.items():
+        target = dest / path
+        if target.is_file() and _sha256(target) == sha:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / path, target)
 
 
 def _extract(archive: Path, root: str, dest: Path, keep: Iterable[str] | None = None) -> int:
