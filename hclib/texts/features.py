@@ -186,14 +186,16 @@ class Features:
     def memory_estimate(self, tokens: Sequence[str] | str) -> int:
         """Bytes that the n-grams of ``tokens`` (or of the text of kind ``chars``) take while
         they are counted, estimated without building them (module docstring)."""
-        chars = tokens if isinstance(tokens, str) else "".join(tokens)
-        count = len(chars) if self.kind == "chars" else len(tokens)
+        return self._estimate(tokens, _width(tokens))
+
+    def _estimate(self, tokens: Sequence[str] | str, width: int) -> int:
+        """The estimate for ``width`` bytes per character (1, 2 or 4, as Python stores it)."""
+        count = len(tokens)
         if count == 0:
             return 0
-        top = ord(max(chars)) if chars else 0
-        width = 1 if top < 256 else 2 if top < 65536 else 4
         # an n-gram has n characters, or n tokens of the mean length and n - 1 spaces
-        mean = 1.0 if self.kind == "chars" else len(chars) / count
+        chars = count if isinstance(tokens, str) else sum(map(len, tokens))
+        mean = 1.0 if self.kind == "chars" else chars / count
         sep = 0 if self.kind == "chars" else 1
         return int(sum(max(count - n + 1, 0) * (_ITEM_BYTES + width * (n * mean + (n - 1) * sep))
                        for n in self.orders))
@@ -201,6 +203,8 @@ class Features:
     def _check_memory(self, tokens: Sequence[str] | str) -> None:
         """ValueError, with the estimate and the limit, for n-grams over MAX_FEATURE_BYTES."""
         limit = MAX_FEATURE_BYTES
+        if self._estimate(tokens, 4) <= limit:  # under the limit even at 4 bytes a character
+            return
         estimate = self.memory_estimate(tokens)
         if estimate > limit:
             unit = "characters" if self.kind == "chars" else "tokens"
@@ -209,6 +213,13 @@ class Features:
                 f"of {len(tokens):,} {unit} would take about {_gib(estimate)} of memory, more "
                 f"than the limit of {_gib(limit)} (hclib.texts.features.MAX_FEATURE_BYTES): use "
                 "fewer or lower n-gram orders or a shorter text, or raise the limit")
+
+
+def _width(tokens: Sequence[str] | str) -> int:
+    """Bytes per character of Python strings made of ``tokens``' characters: 1, 2 or 4."""
+    top = max(map(max, filter(None, tokens)), default="\0") if not isinstance(tokens, str) \
+        else max(tokens, default="\0")
+    return 1 if top < "\u0100" else 2 if top < "\U00010000" else 4
 
 
 def _gib(n: float) -> str:
