@@ -235,7 +235,62 @@ def test_pan_scorer_counts_a_missing_answer_as_wrong(texts, tmp_path) -> None:
     run = hclib_cmd("pan", data, "--out", tmp_path / "ans", "--vocabulary", "60")
     assert run.returncode == 0, run.stderr
     assert "mean accuracy 0.857" in run.stdout  # 6 right of 7, not 6 of 6
-    assert "1 text(s) of ground-truth.json have no file" in run.stdout
+    notice = [line for line in run.stderr.splitlines() if "have no file" in line]
+    assert len(notice) == 1 and notice[0].startswith("hclib pan: problem00001: 1 text(s) of "
+                                                     "ground-truth.json have no file")
+    assert notice[0].endswith("counted as wrong, as the official evaluator does: gone.txt")
+
+
+def test_pan_writes_nothing_when_it_exits_2(texts, tmp_path, capsys) -> None:
+    """Issue: the answers file was written before the exit 2 for a missing ground truth."""
+    data = _pan_dataset(tmp_path, texts)
+    names = sorted(p.name for p in (data / "problem00001" / "unknown").iterdir())
+    entries = [{"unknown-text": n, "true-author": n.split("-")[0]} for n in names[1:]]
+    (data / "problem00001" / "ground-truth.json").write_text(
+        json.dumps({"ground_truth": entries}))
+    out = tmp_path / "ans"
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    err = one_error_line(capsys.readouterr().err)
+    assert f"problem00001: ground-truth.json has no entry for {names[0]}" in err
+    assert not out.exists()  # neither the answers nor their folder
+    out.mkdir()
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    assert list(out.iterdir()) == []
+
+
+def test_pan_deep_json_link_loops_and_links_leaving_the_dataset(texts, tmp_path, capsys
+                                                                ) -> None:
+    """Issue: RecursionError and RuntimeError tracebacks; texts read from outside the dataset."""
+    data = _pan_dataset(tmp_path, texts)
+    info = data / "problem00001" / "problem-info.json"
+    good = info.read_text()
+    info.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["pan", str(data), "--out", str(tmp_path / "ans")]) == 2
+    assert "is nested too deeply to be read as JSON" in one_error_line(capsys.readouterr().err)
+    info.write_text(good)
+    # an answers file that is a link loop
+    out = tmp_path / "loop"
+    out.mkdir()
+    (out / "answers-problem00001.json").symlink_to(out / "answers-problem00001.json")
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 2
+    assert "answers-problem00001.json is a symbolic link loop" in one_error_line(
+        capsys.readouterr().err)
+    # texts that are links leading outside the dataset are skipped with a notice
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "far.txt").write_text("secret words " * 50)
+    (data / "problem00001" / "ann" / "far.txt").symlink_to(outside / "far.txt")
+    (data / "problem00001" / "unknown" / "far.txt").symlink_to(outside / "far.txt")
+    inner = data / "problem00001" / "bob" / sorted(os.listdir(data / "problem00001" / "bob"))[0]
+    (data / "problem00001" / "unknown" / "near.txt").symlink_to(inner)  # inside: read
+    out = tmp_path / "ans"
+    assert main(["pan", str(data), "--out", str(out), "--vocabulary", "60"]) == 0
+    err = capsys.readouterr().err
+    assert "ann/far.txt (a link leading outside the dataset)" in err
+    assert "unknown/far.txt (a link leading outside the dataset)" in err
+    answered = {a["unknown-text"] for a in
+                json.loads((out / "answers-problem00001.json").read_text())}
+    assert "near.txt" in answered and "far.txt" not in answered
 
 
 # ------------------------------------------------------------------ one line, exit 2
@@ -473,6 +528,58 @@ def test_stale_temporaries_of_a_killed_run_are_removed(tmp_path, monkeypatch) ->
     assert main(["data", "fetch", "federalist"]) == 0
     assert not stale.exists() and not (cache / f".extract-hclib-{dead}-abc").exists()
     assert mine.exists()  # a live process's temporary file is left alone
+
+
+def test_a_read_only_complete_cache_with_stale_temporaries(tmp_path, monkeypatch,
+                                                           capsys) -> None:
+    """Issue: a dead run's temporary file in a read-only, complete cache made `hclib data
+    fetch` exit 2 with 'Permission denied' although nothing needed fetching."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    cache = tmp_path / "cache"
+    (cache / "federalist").mkdir(parents=True)
+    (cache / "federalist" / "pg1404.txt").write_bytes(
+        (SHARED / "federalist" / "pg1404.txt").read_bytes())
+    stale = cache / "federalist" / f".pg1404.txt.hclib-{dead}-x1y2.part"
+    stale.write_bytes(b"half a download")
+    monkeypatch.delenv("HCLIB_DATA_DIR", raising=False)
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(cache))
+    monkeypatch.setenv("HCLIB_SOURCE_MIRROR", (tmp_path / "offline").as_uri())
+    real = Path.unlink
+
+    def read_only(self, missing_ok=False):  # as root, chmod does not stop removing
+        if self.is_relative_to(cache):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    assert main(["data", "fetch", "federalist"]) == 0
+    captured = capsys.readouterr()
+    assert "federalist: 1 files ready" in captured.out
+    notice = [line for line in captured.err.splitlines() if "could not be removed" in line]
+    assert len(notice) == 1 and f"{stale}: Permission denied" in notice[0], captured.err
+    assert ": error: " not in captured.err and stale.exists()
+
+
+def test_offline_fetch_claims_nothing_and_names_the_mirror(tmp_path) -> None:
+    """Issue: '100% 1/1' before the failure; the message named the original URL and advised
+    setting HCLIB_SOURCE_MIRROR, which was set."""
+    mirror = (tmp_path / "offline").as_uri()
+    env = {"HCLIB_DATA_DIR": "", "HCLIB_CACHE_DIR": str(tmp_path / "cache"),
+           "HCLIB_SOURCE_MIRROR": mirror}
+    run = hclib_cmd("data", "fetch", "federalist", env=env)
+    assert run.returncode == 2
+    error = one_error_line(run.stderr)
+    url = registry.REGISTRY["federalist/pg1404.txt"][0]
+    tried = f"{mirror}/{url.removeprefix('https://')}"
+    assert f"Downloading it from {tried} ($HCLIB_SOURCE_MIRROR's copy of {url}) failed" in error
+    assert f"make {tried} available on the mirror" in error
+    assert "set HCLIB_SOURCE_MIRROR" not in error and "To fix: set HCLIB_DATA_DIR" in error
+    assert "1/1" not in run.stderr and "0/1" in run.stderr  # the bar claims no failed file
+    # without a mirror the advice is to reach the source or set one
+    message = fetch._not_found("federalist/pg1404.txt", [], url, OSError("offline"))
+    assert f"Downloading it from {url} failed" in message
+    assert f"make {url} reachable (or set HCLIB_SOURCE_MIRROR to a mirror of it)" in message
 
 
 def test_a_damaged_cached_file_is_fetched_again(tmp_path, monkeypatch, capsys) -> None:

@@ -104,6 +104,13 @@ def test_pan_json_broken(data_dir: Path) -> None:
     assert not isinstance(caught.value, json.JSONDecodeError)
 
 
+def test_pan_json_nested_too_deeply(data_dir: Path) -> None:
+    path = _damage(data_dir, f"{PROBLEM}/ground-truth.json", lambda d: b"[" * 100_000)
+    with pytest.raises(DataIntegrityError, match="not valid JSON \\(nested too deeply\\)"):
+        pan.read_pan18(data_dir / PAN_TEST)  # a RecursionError before
+    assert path.is_file()
+
+
 def test_gutenberg_manifest_cut_mid_row(data_dir: Path, tmp_path: Path) -> None:
     cut = lambda d: d[: len(d) // 2]  # noqa: E731 - ends inside a row
     path = _damage(data_dir, "gutenberg/manifest.csv", cut)

@@ -257,6 +257,30 @@ def test_truncated_archive_is_not_reused(fresh: Path, mirror: dict) -> None:
     assert len(pan.load_pan18("test")) == 559
 
 
+def test_a_damaged_or_removed_pan_test_file_is_repaired(fresh: Path, mirror: dict,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    """Issue: a damaged or removed file of the extracted PAN 2018 test collection was never
+    fetched again ('does not contain it'), and `hclib data status` pointed back to the fetch."""
+    files = pan.collection_files("test")
+    fetch.fetch_all(files, progress=False)
+    damaged, removed = fresh / files[5], fresh / files[10]
+    originals = damaged.read_bytes(), removed.read_bytes()
+    damaged.write_bytes(originals[0][:-20] + b"#" * 20)
+    removed.unlink()
+    assert main(["data", "status", "pan18"]) == 1
+    assert "run `hclib data fetch pan18`" in capsys.readouterr().out
+    assert main(["data", "fetch", "pan18"]) == 0  # the step the status names works
+    assert (damaged.read_bytes(), removed.read_bytes()) == originals
+    assert main(["data", "status", "pan18"]) == 0
+    # the loader repairs too, and a missing listed file is extracted again, not "not contained"
+    removed.unlink()
+    damaged.write_bytes(b"")
+    assert len(pan.load_pan18("test")) == 559
+    assert (damaged.read_bytes(), removed.read_bytes()) == originals
+    assert not [p for p in fresh.rglob("*") if "hclib-" in p.name]  # no temporaries left
+    capsys.readouterr()
+
+
 def test_unknown_author_is_an_error(fresh: Path) -> None:
     with pytest.raises(ValueError, match=r"authors: \['Nobody'\] not in the manifest"):
         gutenberg.load_collection(authors=["Nobody"])

@@ -96,3 +96,52 @@ def test_bad_arguments_raise() -> None:
         Features("words", ())
     with pytest.raises(TypeError, match="must be a str"):
         parse_features("words").items(b"bytes")  # type: ignore[arg-type]
+
+
+def test_ngram_memory_is_estimated_and_bounded_before_counting(monkeypatch, tmp_path,
+                                                               capsys) -> None:
+    """Issue: chars:1-10 takes ~860 MB per MB of text; a 16 MB text ended in MemoryError."""
+    import time
+    import tracemalloc
+
+    from hclib.cli.command import main
+    from hclib.texts import features
+
+    text = "The quick brown fox jumps over the lazy dog; Madison wrote No. 10. " * 1500
+    for spec in ("words", "words:1-3", "words:1-10", "chars:3", "chars:1-10"):
+        f = parse_features(spec)
+        estimate = f.memory_estimate(features._chars_text(text) if f.kind == "chars"
+                                     else f.tokens(text))
+        tracemalloc.start()
+        items = f.items(text)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        # the estimate covers the items held and the counting, within a small factor
+        assert held < estimate < 3 * held, (spec, held, estimate)
+        assert f.item_count(len(f.tokens(text))) == len(items)
+        del items
+    # the default limit: 3 MB at chars:1-10 (about 3 GB) is refused at once, without building
+    big = "abcdefghij " * 300_000
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"about 3\.\d GiB of memory, more than the limit of "
+                                         r"2\.0 GiB \(hclib.texts.features.MAX_FEATURE_BYTES\)"):
+        parse_features("chars:1-10").items(big)
+    assert time.perf_counter() - start < 5
+    assert len(parse_features("words").items(big)) == 300_000  # the default spec goes on
+    # a lower limit: the estimate and the limit in the message, in Python and on the command line
+    monkeypatch.setattr(features, "MAX_FEATURE_BYTES", 15 * 2**20)
+    with pytest.raises(ValueError, match=r"features 'words:1-10': the 179,955 n-grams of a text "
+                                         r"of 18,000 tokens would take about 21.1 MiB .* "
+                                         r"limit of 15.0 MiB"):
+        parse_features("words:1-10").grams(tokenize(text))
+    for spec in ("words", "chars:3"):
+        assert parse_features(spec).items(text)  # under the limit: unchanged
+    for who in ("ann", "bob"):
+        (tmp_path / "known" / who).mkdir(parents=True)
+        (tmp_path / "known" / who / "1.txt").write_text(text)
+    (tmp_path / "u.txt").write_text(text)
+    assert main(["attribute", str(tmp_path / "known"), str(tmp_path / "u.txt"),
+                 "--features", "chars:1-10"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "MiB of memory, more than the limit of 15.0 MiB" in err

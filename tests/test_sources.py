@@ -73,3 +73,33 @@ def test_files_sharing_a_name_are_shown_by_their_paths(tmp_path: Path, monkeypat
     # the message names the first name given twice
     with pytest.raises(ValueError, match="both named '2'"):
         unknown_texts({"p": "a", 2: "b", 1: "c", "2": "d", "1": "e"})
+
+
+def test_size_and_limit_arguments_are_checked(tmp_path: Path) -> None:
+    """Issue: max_bytes='5' failed on a comparison, -1 was accepted, NumPy ints refused."""
+    import numpy as np
+
+    from hclib.texts.sources import Skipped, read_text, reading, skip_notice
+
+    _write(tmp_path / "t.txt", "hello")
+    with pytest.raises(TypeError, match="max_bytes must be a positive integer, got '5'"):
+        read_text(tmp_path / "t.txt", max_bytes="5")  # type: ignore[arg-type]
+    for bad in (-1, 0, True):
+        with pytest.raises((TypeError, ValueError), match="max_bytes must be a positive"):
+            read_text(tmp_path / "t.txt", max_bytes=bad)
+    with pytest.raises(ValueError, match="limit must be a non-negative integer, got -1"):
+        skip_notice([Skipped("a", "hidden")], limit=-1)
+    with pytest.raises(TypeError, match="limit must be a non-negative integer"):
+        skip_notice([Skipped("a", "hidden")], limit=1.5)  # type: ignore[arg-type]
+    assert skip_notice([Skipped("a", "hidden")] * 2, limit=0) == \
+        "skipped 2 entries not read as texts"
+    assert skip_notice([Skipped("a", "hidden")] * 2, limit=np.int64(1)).endswith(
+        "a (hidden); and 1 more")
+    assert read_text(tmp_path / "t.txt", max_bytes=np.int64(5)) == "hello"
+    with pytest.raises(ValueError, match="larger than the limit of 4 bytes"):
+        read_text(tmp_path / "t.txt", max_bytes=np.int32(4))
+    with reading(max_bytes=np.int64(1000)):
+        assert read_text(tmp_path / "t.txt") == "hello"
+    with pytest.raises(TypeError, match="max_bytes must be a positive integer"):
+        with reading(max_bytes=2.5):  # type: ignore[arg-type]
+            pass

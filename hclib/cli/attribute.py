@@ -154,8 +154,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Attribute every unknown text of a PAN cross-domain authorship-attribution "
                     "dataset (collection-info.json, per problem problem-info.json, candidate "
                     "folders and unknown/) and write answers-<problem>.json files as the PAN "
-                    "evaluator expects. Where a problem has ground-truth.json, print the "
-                    "official macro-F1 and accuracy.")
+                    "evaluator expects, once every problem is solved (nothing is written if "
+                    "it fails). Where a problem has ground-truth.json, print the official "
+                    "macro-F1 and accuracy; a text of the ground truth without a file is "
+                    "named on stderr and counted as wrong, as the official evaluator does. "
+                    "Texts that are links leading outside the dataset are skipped, with a "
+                    "notice.")
     q.add_argument("dataset", metavar="DATASET_DIR", help="the PAN dataset folder")
     q.add_argument("--out", required=True, metavar="ANSWERS_DIR",
                    help="folder for the answers-<problem>.json files (created if needed)")
@@ -370,12 +374,58 @@ def _problems(dataset: Path, entries: list[dict]) -> list:
 
 
 def _answers_folder(out: Path) -> Path:
+    """``--out``, checked without creating it: a folder, or a path that can be created as one
+    in a folder you may write to."""
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out {out} is a dangling symbolic link or a link loop: name a "
+                         "folder for the answers")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file, not a folder: name a folder for the answers")
-    out.mkdir(parents=True, exist_ok=True)
-    if not os.access(out, os.W_OK):
+    probe = out
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent  # the nearest existing folder, where out would be created
+    if not probe.is_dir():
+        raise UsageError(f"--out {out} cannot be created: {probe} is not a folder")
+    if not os.access(probe, os.W_OK):
         raise UsageError(f"--out {out} is not writable: name a folder you may write to")
     return out
+
+
+def _answers_file(out: Path, problem: str) -> Path:
+    """``out/answers-<problem>.json``, refused where writing it would leave ``out`` (a link
+    leading outside, a link loop) or cannot work (a folder of that name)."""
+    target = out / f"answers-{problem}.json"
+    try:
+        outside = target.resolve().parent != out.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop
+        raise UsageError(f"{target} is a symbolic link loop: remove it, or name another "
+                         "--out") from None
+    if outside:
+        raise UsageError(f"problem {problem!r} would write outside --out {out} ({target} is a "
+                         "link leading elsewhere)")
+    if target.is_dir():
+        raise UsageError(f"{target} is a folder: remove it, or name another --out")
+    return target
+
+
+def _check_truth(problem) -> None:
+    """Before any work: an unknown text without a ground-truth entry is an error; the
+    ground-truth texts without a file are named on stderr (each will count as wrong)."""
+    if problem.truth is None:
+        return
+    names = {p.name for p in problem.unknown}
+    extra = sorted(n for n in names if n not in problem.truth)
+    if extra:
+        raise UsageError(f"{problem.name}: ground-truth.json has no entry for {extra[0]}"
+                         + (f" (nor for {len(extra) - 1} other text(s))" if len(extra) > 1
+                            else "") + ": add the true author of every unknown text")
+    lacking = [t for t in problem.truth if t not in names]
+    if lacking:
+        shown = ", ".join(map(str, lacking[:10])) + (f" and {len(lacking) - 10} more"
+                                                     if len(lacking) > 10 else "")
+        print(f"hclib pan: {problem.name}: {len(lacking)} text(s) of ground-truth.json have "
+              f"no file, so no answer; each is counted as wrong, as the official evaluator "
+              f"does: {shown}", file=sys.stderr)
 
 
 def _run_pan(args: argparse.Namespace) -> int:
@@ -402,25 +452,26 @@ def _run_pan(args: argparse.Namespace) -> int:
                              "--method, --features, --vocabulary, --rule, --reject and --gamma")
     with _skip_notice("pan"):
         problems = _problems(dataset, entries)
+    # everything that can be checked is checked before the work, and nothing is written
+    # before every problem is solved and scored: an error leaves no answers file behind
     out = _answers_folder(Path(args.out))
-    rows, unanswered = [], 0
+    targets = [_answers_file(out, problem.name) for problem in problems]
+    for problem in problems:
+        _check_truth(problem)
+    rows, solved = [], []
     solve = (_protocol_solver(problems, args.protocol) if args.protocol is not None
              else lambda problem: _pan_answers(_attribute(problem.known, problem.unknown, args)))
     for problem in tqdm(problems, desc="problems", unit="problem", delay=1.0):
         answers = solve(problem)
-        target = out / f"answers-{problem.name}.json"
-        if target.resolve().parent != out.resolve():
-            raise UsageError(f"problem {problem.name!r} would write outside --out {out}")
-        write_answers(target, list(answers.index), list(answers))
         if problem.truth is not None:
-            unanswered += sum(t not in answers.index for t in problem.truth)
             rows.append({"problem": problem.name, "language": problem.language,
                          **score_answers(problem.truth, answers.to_dict(),
                                          problem=problem.name)})
+        solved.append(answers)
+    out.mkdir(parents=True, exist_ok=True)
+    for target, answers in zip(targets, solved):
+        write_answers(target, list(answers.index), list(answers))
     print(f"wrote {len(problems)} answer file(s) to {out}")
-    if unanswered:
-        print(f"{unanswered} text(s) of ground-truth.json have no file, so no answer: each is "
-              "counted as wrong, as the official evaluator does")
     if rows:
         scores = pd.DataFrame(rows).set_index("problem")
         print(scores.to_string(float_format="{:.3f}".format))

@@ -6,7 +6,8 @@ progress bar; what ``$HCLIB_DATA_DIR`` or the cache already holds is not downloa
 
 ``fetch`` goes on past a dataset that fails and reports each (exit 2 if any failed); Ctrl-C
 or SIGTERM stops it at once, removing its temporary files (exit 130), and the temporary
-files of a killed run are removed by the next. ``status`` exits 1 when a dataset is missing
+files of a killed run are removed by the next where it can (a read-only cache keeps them, with
+a notice). ``status`` exits 1 when a dataset is missing
 or damaged, naming the command that fetches it.
 """
 
@@ -86,7 +87,12 @@ def _fetch(args: argparse.Namespace) -> int:
     if args.authors and "gutenberg" not in names:
         raise ValueError("--authors applies to the gutenberg dataset, which is not selected")
     data_dir()  # a HCLIB_DATA_DIR that is not a folder: one error, before anything
-    remove_stale_temporaries()
+    stale: list[str] = []
+    remove_stale_temporaries(errors=stale)  # best effort: a read-only cache may be complete
+    if stale:
+        print(f"hclib data fetch: notice: {len(stale)} temporary file(s) of an interrupted "
+              f"run could not be removed (left as they are): {stale[0]}"
+              + (f" and {len(stale) - 1} more" if len(stale) > 1 else ""), file=sys.stderr)
     previous = signal.signal(signal.SIGTERM, _interrupted)
     failed = []
     try:

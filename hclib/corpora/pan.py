@@ -188,9 +188,10 @@ def _read_json(files: dict[str, Path], name: str, where: str) -> Any:
         raise FileNotFoundError(f"PAN 2018: {name} is missing from {where}")
     try:
         return json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
         raise DataIntegrityError(
-            f"PAN 2018: {path} is not valid JSON ({exc}); the file is damaged: replace it "
+            f"PAN 2018: {path} is not valid JSON ({why}); the file is damaged: replace it "
             f"with the original, or run `{FETCH_COMMAND} pan18`"
         ) from None
 

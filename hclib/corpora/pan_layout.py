@@ -4,6 +4,8 @@ out that way, and writing answers as the official evaluators read them.
 ``<dataset>/collection-info.json`` lists the problems; ``<problem>/problem-info.json`` names
 the candidate folders and the unknown folder; ``ground-truth.json`` is optional. Every name in
 them must be a folder inside the dataset: a path, ``..`` or a link leading outside is refused.
+A text that is a link leading outside the dataset is skipped, with a notice
+(:func:`hclib.texts.sources.report_skipped`).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hclib.texts.sources import text_files
+from hclib.texts.sources import Skipped, report_skipped, text_files
 
 __all__ = ["Problem", "read_problem", "write_answers"]
 
@@ -35,6 +37,10 @@ def _json(path: Path) -> object:
         raise ValueError(f"{path} is missing: not a PAN dataset folder") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{path} is nested too deeply to be read as JSON") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _inside(root: Path, name: object, what: str) -> Path:
@@ -54,12 +60,27 @@ def _inside(root: Path, name: object, what: str) -> Path:
     return path
 
 
+def _texts(folder: Path, root: Path) -> list[Path]:
+    """The text files of ``folder`` (:func:`hclib.texts.sources.text_files`) that stay inside
+    ``root``; a link leading outside it is skipped, with its reason."""
+    inside, outside = [], []
+    top = root.resolve()
+    for f in text_files(folder):
+        try:
+            ok = f.resolve(strict=True).is_relative_to(top)
+        except (OSError, RuntimeError):
+            ok = False
+        (inside if ok else outside).append(f)
+    report_skipped([Skipped(str(f), "a link leading outside the dataset") for f in outside])
+    return inside
+
+
 def read_problem(dataset: str | Path, entry: dict) -> Problem:
     """A problem of the PAN layout: ``<dataset>/<problem>/problem-info.json`` names the
     candidate folders (known texts) and the unknown folder; ``ground-truth.json`` is optional.
     ``entry`` is the problem's entry of ``collection-info.json``. Every name must be a folder
     inside the dataset (ValueError otherwise); the texts are the ``*.txt`` regular files
-    (:func:`hclib.texts.sources.text_files`)."""
+    (:func:`hclib.texts.sources.text_files`) inside the dataset."""
     try:
         name, language = entry["problem-name"], entry.get("language", "")
     except (TypeError, KeyError, AttributeError):
@@ -76,12 +97,12 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
     known = {}
     for c in cands:
         folder = _inside(base, c, f"{name}: candidate")
-        files = text_files(folder) if folder.is_dir() else []
+        files = _texts(folder, Path(dataset)) if folder.is_dir() else []
         if not files:
             raise ValueError(f"{name}: candidate {c!r} has no known texts ({folder})")
         known[c] = files
     unknown_dir = _inside(base, unknown_folder, f"{name}: unknown-folder")
-    unknown = text_files(unknown_dir) if unknown_dir.is_dir() else []
+    unknown = _texts(unknown_dir, Path(dataset)) if unknown_dir.is_dir() else []
     if not unknown:
         raise ValueError(f"{name}: no unknown texts in {unknown_dir}")
     truth = None

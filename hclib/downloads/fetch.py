@@ -45,9 +45,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .registry import (ARCHIVES, DATA_DIR_ENV, FETCH_COMMAND, MIRROR_ENV, REGISTRY,
+from .registry import (ARCHIVES, DATA_DIR_ENV, FETCH_COMMAND, REGISTRY,
                        DataIntegrityError, DataNotFoundError, _lock, _normalize, _recipe, _under,
-                       _verifier, cache_dir, checksum, verify_file)
+                       _verifier, cache_dir, checksum, reach_advice, source_shown,
+                       verify_file)
 from .transfer import _CANCELLED, _download, _fetch_archive
 
 __all__ = ["data_file", "fetch_all", "locate"]
@@ -118,8 +119,8 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
             archive = ARCHIVES[archive_key]
             url = archive.url
             with _lock(archive_key):  # one download per archive, however many threads ask
-                if not (cache / archive_key).is_dir():
-                    _fetch_archive(archive_key, archive, cache)
+                if not (cache / archive_key).is_dir() or _damaged_member(cached, rel, sha256):
+                    _fetch_archive(archive_key, archive, cache)  # extracts, or repairs
         elif url is not None:
             _download(url, sha256, cached)  # no-op if cached and (where known) hash-verified
         elif recipe is not None:
@@ -164,10 +165,9 @@ def fetch_all(
                disable=progress is False)
 
     def one(rel: str) -> Path:
-        try:
-            return data_file(rel, recheck=recheck)
-        finally:
-            bar.update()
+        path = data_file(rel, recheck=recheck)
+        bar.update()  # only a file that is ready counts: a failure never shows as done
+        return path
 
     # each archive is fetched once before the threads start: a thread waiting for an
     # archive's lock would otherwise fetch it again after a failure, behind the caller's back
@@ -197,6 +197,20 @@ def fetch_all(
     return [f.result() for f in futures]
 
 
+def _damaged_member(cached: Path, rel: str, sha256: str | None) -> bool:
+    """True when ``rel``, a file of an extracted archive with a pinned sha256, is missing from
+    the cache or fails its checksum: the archive is then extracted again to repair it."""
+    if sha256 is None:
+        return False  # not a listed file of the archive: nothing to repair it from
+    if not cached.is_file():
+        return True
+    try:
+        verify_file(cached, rel, sha256)
+    except DataIntegrityError:
+        return True
+    return False
+
+
 def _archive_key(rel: str) -> str | None:
     """The ARCHIVES key whose folder contains ``rel`` (or is ``rel``), if any."""
     for key in ARCHIVES:
@@ -211,15 +225,15 @@ def _not_found(rel: str, looked: list[str], url: str | None, error: Exception | 
     lines += [f"  - {place}" for place in looked]
     if url is None:
         lines.append(f"It has no public download source: it must be supplied via ${DATA_DIR_ENV}.")
-    elif error is not None:
-        lines.append(f"Downloading it from {url} failed: {type(error).__name__}: {error}")
+    elif error is not None:  # with $HCLIB_SOURCE_MIRROR set, the mirror's address failed
+        lines.append(f"Downloading it from {source_shown(url)} failed: "
+                     f"{type(error).__name__}: {error}")
     else:
-        lines.append(f"The download from {url} does not contain it.")
+        lines.append(f"The download from {source_shown(url)} does not contain it.")
     remedy = f"To fix: set {DATA_DIR_ENV} to a folder laid out like hclib's data folder"
     remedy += f" (containing {rel})"
     if url:
-        remedy += (f", or make {url} reachable (or set {MIRROR_ENV} to a mirror of it) and run "
-                   f"`{FETCH_COMMAND}`.")
+        remedy += f", or {reach_advice(url)} and run `{FETCH_COMMAND}`."
     else:
         remedy += "."
     lines.append(remedy)

@@ -14,8 +14,8 @@ import io
 import zipfile
 from pathlib import Path
 
-from .registry import (FETCH_COMMAND, MIRROR_ENV, DataIntegrityError, DataNotFoundError,
-                       cache_dir)
+from .registry import (FETCH_COMMAND, DataIntegrityError, DataNotFoundError, cache_dir,
+                       reach_advice, source_shown)
 from .transfer import atomic_write, download_bytes
 
 __all__ = [
@@ -102,8 +102,8 @@ def fetch_package(package: str, *, force: bool = False, verify: bool = False) ->
         data = download_bytes(url)
     except Exception as exc:  # network or mirror failure: say what and where
         raise DataNotFoundError(
-            f"NLTK resource {package}: downloading {url} failed ({type(exc).__name__}: {exc}); "
-            f"check the connection (or set {MIRROR_ENV} to a mirror) and run "
+            f"NLTK resource {package}: downloading {source_shown(url)} failed "
+            f"({type(exc).__name__}: {exc}); {reach_advice(url)} and run "
             f"`{FETCH_COMMAND} nltk` again"
         ) from exc
     check_zip(data, package, url)

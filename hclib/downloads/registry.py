@@ -31,6 +31,8 @@ __all__ = [
     "CacheWriteError",
     "cache_dir",
     "source_url",
+    "source_shown",
+    "reach_advice",
     "package_file",
     "read_checksum_list",
     "checksum",
@@ -165,6 +167,23 @@ def source_url(url: str) -> str:
     if mirror and url.startswith("https://"):
         return f"{mirror.rstrip('/')}/{url.removeprefix('https://')}"
     return url
+
+
+def source_shown(url: str) -> str:
+    """Where a download of ``url`` goes, for messages: ``url``, or its mirror's address
+    with the original (``$HCLIB_SOURCE_MIRROR`` set)."""
+    tried = source_url(url)
+    return url if tried == url else f"{tried} (${MIRROR_ENV}'s copy of {url})"
+
+
+def reach_advice(url: str) -> str:
+    """What to do when a download of ``url`` fails: make it reachable, or set a mirror;
+    with a mirror set, put the file on it (or unset the mirror)."""
+    tried = source_url(url)
+    if tried == url:
+        return f"make {url} reachable (or set {MIRROR_ENV} to a mirror of it)"
+    return (f"make {tried} available on the mirror (or unset ${MIRROR_ENV} to download "
+            "from the original source)")
 
 
 def package_file(name: str) -> Path:

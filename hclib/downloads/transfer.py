@@ -30,7 +30,7 @@ import pooch
 
 from .registry import (CACHE_DIR_ENV, DATA_DIR_ENV, Archive, CacheWriteError,
                        DataIntegrityError, _sha256, cache_dir, read_checksum_list, sha256_bytes,
-                       source_url, verify_file)
+                       source_shown, source_url, verify_file)
 
 __all__ = ["atomic_write", "cancel_downloads", "download_bytes", "download_verified",
            "remove_stale_temporaries"]
@@ -86,9 +86,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_temporaries(root: Path | None = None) -> int:
+def remove_stale_temporaries(root: Path | None = None, *,
+                             errors: list[str] | None = None) -> int:
     """Remove the temporary files and folders left in the cache by a process that was killed
-    (their names carry its process id); the number removed."""
+    (their names carry its process id); the number removed. Best effort: one that cannot be
+    removed (a read-only cache) is left, and described in ``errors`` if given."""
     root = cache_dir() if root is None else root
     if not root.is_dir():
         return 0
@@ -99,8 +101,15 @@ def remove_stale_temporaries(root: Path | None = None) -> int:
             if match is None or _alive(int(match.group(1) or match.group(2))):
                 continue
             path = Path(folder) / name
-            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(
-                missing_ok=True)
+            try:
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink(missing_ok=True)
+            except OSError as exc:
+                if errors is not None:
+                    errors.append(f"{path}: {exc.strerror or exc}")
+                continue
             removed += 1
         dirs[:] = [d for d in dirs if (Path(folder) / d).exists()]
     return removed
@@ -153,7 +162,7 @@ def download_verified(url: str, expected: str, what: str, remedy: str) -> bytes:
     actual = sha256_bytes(data)
     if actual != expected:
         raise DataIntegrityError(
-            f"{what} downloaded from {url} has sha256 {actual}, expected {expected}: the "
+            f"{what} downloaded from {source_shown(url)} has sha256 {actual}, expected {expected}: the "
             f"download was damaged or the source changed. Nothing was saved; {remedy}."
         )
     return data
@@ -203,7 +212,10 @@ def _download(url: str, sha256: str | None, target: Path) -> Path:
 
 
 def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
-    """Download ``archive``, extract its ``root`` folder, verify it, rename it to ``cache/key``."""
+    """Download ``archive``, extract its ``root`` folder, verify it, rename it to ``cache/key``.
+
+    If ``cache/key`` is there already, each listed file of it that is missing or fails its
+    sha256 is replaced by the one extracted (a repair); the others are left as they are."""
     if archive.sha256 is None and archive.files is None:
         raise ValueError(f"archive {archive.url} has neither a sha256 nor a per-file list")
     name = PurePosixPath(urlparse(archive.url).path).name or "archive"
@@ -228,6 +240,9 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
                     raise DataIntegrityError(
                         f"{path} extracted from {archive.url} has sha256 {actual}, expected {sha}"
                     )
+        if dest.is_dir() and expected is not None:
+            _repair(dest, staging, expected)
+            return
         try:
             staging.replace(dest)
         except OSError:
@@ -237,6 +252,17 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         _done(staging)
         downloaded.unlink(missing_ok=True)  # never reused: a retry downloads it afresh
+
+
+def _repair(dest: Path, staging: Path, expected: dict[str, str]) -> None:
+    """Move each file of ``staging`` into ``dest`` where ``dest``'s copy is missing or fails
+    its sha256 (each move atomic)."""
+    for path, sha in expected.items():
+        target = dest / path
+        if target.is_file() and _sha256(target) == sha:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / path, target)
 
 
 def _extract(archive: Path, root: str, dest: Path, keep: Iterable[str] | None = None) -> int:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fnmatch
+import numbers
 import os
 import reprlib
 import stat
@@ -46,6 +47,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Union
+
+import numpy as np
+
+from hclib._checks import check_positive_int
 
 __all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
            "known_texts", "read_folder", "read_known_folder", "read_stream", "read_text",
@@ -89,14 +94,19 @@ def reading(pattern: str = DEFAULT_PATTERN, max_bytes: int = MAX_TEXT_BYTES
     skipped are collected in the list yielded (instead of :class:`SkippedFilesWarning`)."""
     if not isinstance(pattern, str) or not pattern.strip():
         raise ValueError(f"the file pattern must be a glob such as '*.txt', got {pattern!r}")
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+    max_bytes = _max_bytes(max_bytes)
     skipped: list[Skipped] = []
     token = _READING.set(_Reading(pattern.strip(), max_bytes, skipped))
     try:
         yield skipped
     finally:
         _READING.reset(token)
+
+
+def _max_bytes(value: object) -> int:
+    """``max_bytes`` as an int: a positive integer (NumPy integers too), else TypeError or
+    ValueError naming it."""
+    return check_positive_int(value, "max_bytes")  # type: ignore[return-value]
 
 
 def _size(n: int) -> str:
@@ -112,10 +122,18 @@ def _size(n: int) -> str:
 
 
 def skip_notice(skipped: Sequence[Skipped], limit: int = 30) -> str:
-    """One line: how many entries were skipped, each with its reason (``limit`` listed)."""
+    """One line: how many entries were skipped, each with its reason (``limit``, a
+    non-negative integer, listed)."""
+    if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, numbers.Integral):
+        raise TypeError(f"limit must be a non-negative integer, got {limit!r}")
+    if limit < 0:
+        raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
+    limit = int(limit)
+    noun = "entry" if len(skipped) == 1 else "entries"
+    if limit == 0 or not skipped:
+        return f"skipped {len(skipped)} {noun} not read as texts"
     shown = "; ".join(f"{s.path} ({s.reason})" for s in skipped[:limit])
     more = f"; and {len(skipped) - limit} more" if len(skipped) > limit else ""
-    noun = "entry" if len(skipped) == 1 else "entries"
     return f"skipped {len(skipped)} {noun} not read as texts: {shown}{more}"
 
 
@@ -163,7 +181,7 @@ def read_text(path: TextSource, *, max_bytes: int | None = None) -> str:
     """The UTF-8 text of a regular file (a byte-order mark is dropped), or ValueError naming
     the file and the problem (not a regular file, larger than ``max_bytes``, not UTF-8)."""
     p = Path(path)
-    limit = _READING.get().max_bytes if max_bytes is None else max_bytes
+    limit = _READING.get().max_bytes if max_bytes is None else _max_bytes(max_bytes)
     kind, st = _kind(p)
     if kind == "folder":
         raise ValueError(f"{p} is a folder, not a text file")
