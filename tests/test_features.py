@@ -145,3 +145,31 @@ def test_ngram_memory_is_estimated_and_bounded_before_counting(monkeypatch, tmp_
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "MiB of memory, more than the limit of 15.0 MiB" in err
+
+
+def test_the_memory_limit_counts_every_text_of_a_call(monkeypatch):
+    """attribute() keeps the items of every text at once, so their total is bounded: texts
+    that each fit the limit but together pass it are refused, naming the text that would
+    pass it and what the texts before it take."""
+    import numpy as np
+
+    import hclib
+    from hclib.texts import features as feats_module
+
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(50)]
+
+    def text(n: int) -> str:
+        return " ".join(rng.choice(words, n))
+
+    known = {"a": [text(400) for _ in range(3)], "b": [text(400) for _ in range(3)]}
+    one = feats_module.parse_features("words:1-2")
+    per_text = one.memory_estimate(one.tokens(known["a"][0]))
+    monkeypatch.setattr(feats_module, "MAX_FEATURE_BYTES", int(per_text * 3.5))
+    with pytest.raises(ValueError, match=r"known text .*on top of .* for the texts before it"):
+        hclib.attribute(known, [text(400)], features="words:1-2", vocabulary=20,
+                        progress=False)
+    monkeypatch.setattr(feats_module, "MAX_FEATURE_BYTES", int(per_text * 20))
+    result = hclib.attribute(known, [text(400)], features="words:1-2", vocabulary=20,
+                             progress=False)
+    assert len(result.verdicts) == 1

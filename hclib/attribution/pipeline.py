@@ -140,16 +140,18 @@ class _Problem:
             return self.items[key]
         out = []
         n_known = len(self.known.texts)
+        used = 0  # bytes the items kept so far take: all texts' items count against one limit
         for i, text in enumerate(tqdm([*self.known.texts, *self.texts], desc="tokenising",
                                       unit="text", delay=0 if self.progress else 2.0,
                                       disable=self.progress is False)):
-            if cache is not None:
-                try:
+            try:
+                if cache is not None:
                     doc = cache.protocol_tokens([text], proto)[0]
-                except ValueError as exc:
-                    raise ValueError(f"{self.which(i)}: {exc}") from None
-            else:
-                doc = feats.items(text)
+                else:
+                    doc = feats.items(text, used)
+                    used += feats.items_bytes(doc)
+            except ValueError as exc:
+                raise ValueError(f"{self.which(i)}: {exc}") from None
             if not doc and i < n_known:
                 raise ValueError(f"{self.which(i)} is empty after tokenisation "
                                  f"(features {str(feats)!r})")

@@ -155,28 +155,31 @@ class Features:
             return _PAPER_RE.findall(text.lower())
         return list(_chars_text(text))
 
-    def grams(self, tokens: Sequence[str]) -> list[str]:
+    def grams(self, tokens: Sequence[str], used: int = 0) -> list[str]:
         """The n-grams of the orders of already tokenised ``tokens``, pooled order by order.
 
         Word n-grams are joined by one space; character n-grams are joined without one.
+        ``used``: bytes that the n-grams of other texts, kept alongside, already take; they
+        count against :data:`MAX_FEATURE_BYTES` too.
         """
         if self.kind == "chars":
-            return self._char_grams("".join(tokens))
-        self._check_memory(tokens)
+            return self._char_grams("".join(tokens), used)
+        self._check_memory(tokens, used)
         if len(self.orders) == 1:  # one order: no pooling copy
             return ngrams(tokens, self.orders[0])
         return [item for n in self.orders for item in ngrams(tokens, n)]
 
-    def items(self, text: str) -> list[str]:
-        """The items of ``text`` that are counted: the n-grams of its tokens."""
+    def items(self, text: str, used: int = 0) -> list[str]:
+        """The items of ``text`` that are counted: the n-grams of its tokens (``used`` as in
+        :meth:`grams`)."""
         if self.kind == "chars":  # no list of characters first
             if not isinstance(text, str):
                 raise TypeError(f"text must be a str, got {type(text).__name__}")
-            return self._char_grams(_chars_text(text))
-        return self.grams(self.tokens(text))
+            return self._char_grams(_chars_text(text), used)
+        return self.grams(self.tokens(text), used)
 
-    def _char_grams(self, chars: str) -> list[str]:
-        self._check_memory(chars)
+    def _char_grams(self, chars: str, used: int = 0) -> list[str]:
+        self._check_memory(chars, used)
         return [chars[i : i + n] for n in self.orders for i in range(len(chars) - n + 1)]
 
     def item_count(self, n_tokens: int) -> int:
@@ -200,19 +203,27 @@ class Features:
         return int(sum(max(count - n + 1, 0) * (_ITEM_BYTES + width * (n * mean + (n - 1) * sep))
                        for n in self.orders))
 
-    def _check_memory(self, tokens: Sequence[str] | str) -> None:
-        """ValueError, with the estimate and the limit, for n-grams over MAX_FEATURE_BYTES."""
+    def items_bytes(self, items: Sequence[str]) -> int:
+        """Bytes that built ``items`` take while they are counted, by the same estimate."""
+        width = _width(items)
+        return len(items) * _ITEM_BYTES + width * sum(map(len, items))
+
+    def _check_memory(self, tokens: Sequence[str] | str, used: int = 0) -> None:
+        """ValueError, with the estimate and the limit, for n-grams that with ``used`` bytes
+        of other texts' n-grams would pass MAX_FEATURE_BYTES."""
         limit = MAX_FEATURE_BYTES
-        if self._estimate(tokens, 4) <= limit:  # under the limit even at 4 bytes a character
+        if used + self._estimate(tokens, 4) <= limit:  # under even at 4 bytes a character
             return
         estimate = self.memory_estimate(tokens)
-        if estimate > limit:
+        if used + estimate > limit:
             unit = "characters" if self.kind == "chars" else "tokens"
+            others = (f" on top of {_gib(used)} for the texts before it" if used else "")
             raise ValueError(
                 f"features {str(self)!r}: the {self.item_count(len(tokens)):,} n-grams of a text "
-                f"of {len(tokens):,} {unit} would take about {_gib(estimate)} of memory, more "
-                f"than the limit of {_gib(limit)} (hclib.texts.features.MAX_FEATURE_BYTES): use "
-                "fewer or lower n-gram orders or a shorter text, or raise the limit")
+                f"of {len(tokens):,} {unit} would take about {_gib(estimate)} of memory"
+                f"{others}, more than the limit of {_gib(limit)} "
+                "(hclib.texts.features.MAX_FEATURE_BYTES): use fewer or lower n-gram orders, "
+                "shorter or fewer texts, or raise the limit")
 
 
 def _width(tokens: Sequence[str] | str) -> int:
