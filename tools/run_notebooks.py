@@ -88,7 +88,8 @@ def run_one(path: str, timeout: int) -> tuple[str, float, str]:
         try:
             client.execute()
         except (CellExecutionError, CellTimeoutError) as error:
-            lines = [ln for ln in str(error).splitlines() if ln.strip()]
+            text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))       # no terminal colours
+            lines = [ln for ln in text.splitlines() if ln.strip()]
             return path, time.perf_counter() - start, "\n".join(lines[-12:])
         except Exception as error:      # the kernel died, did not start, ...
             return path, time.perf_counter() - start, f"{type(error).__name__}: {error}"
