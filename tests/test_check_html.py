@@ -23,6 +23,10 @@ MATH = '<span class="math notranslate nohighlight">\\(\\frac{a}{b} + \\Pr(K = 0)
     '<script>MathJax = {tex: {inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]]}};</script>',
     "<p>It costs $5, or $6 with tax.</p>",
     "<p>A line<br>break and an image <img src='x.png'> are fine.</p>",
+    # an API signature: a default value is literal text
+    '<dl><dt class="sig sig-object py"><em class="sig-param"><span class="n">'
+    '<span class="pre">xlabel</span></span><span class="default_value">'
+    '<span class="pre">\'$-\\log_{10}$</span></span></em></dt><dd><p>Plot.</p></dd></dl>',
 ])
 def test_typeset_math_code_and_plain_dollars_are_not_raw_tex(html: str) -> None:
     assert check_html.raw_tex(html) == []

@@ -21,10 +21,11 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-# Elements whose text is never prose: code, scripts, styles, and what MathJax typesets.
+# Elements whose text is never prose: code, scripts, styles, what MathJax typesets, and
+# the API reference's signatures (``dt.sig``; their values are literal, ``span.pre``).
 SKIP_TAGS = {"script", "style", "pre", "code", "kbd", "samp", "textarea", "math", "svg",
              "mjx-container", "head", "title"}
-SKIP_CLASSES = {"math", "highlight", "MathJax", "mjx-container"}
+SKIP_CLASSES = {"math", "highlight", "MathJax", "mjx-container", "sig", "pre"}
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
              "source", "track", "wbr"}
 BLOCK_TAGS = {"p", "div", "li", "ul", "ol", "td", "th", "tr", "table", "section", "h1",
