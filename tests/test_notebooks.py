@@ -245,3 +245,15 @@ def test_built_notebooks_store_no_progress_bar_or_deprecation() -> None:
     for path in sorted(BUILT.glob("*/*.ipynb")):
         problems = run_notebooks.output_problems(nbformat.read(path, as_version=4))
         assert not problems, (path.relative_to(BUILT).as_posix(), problems)
+
+
+def test_the_longest_notebooks_run_first() -> None:
+    import run_notebooks
+
+    stored = nbformat.v4.new_notebook(metadata={"hcbook": {"build_seconds": 279.2}})
+    assert run_notebooks.recorded_seconds(stored) == 279.2
+    timed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", metadata={
+        "execution": {"iopub.execute_input": "2026-11-27T04:00:00.000Z",
+                      "shell.execute_reply": "2026-11-27T04:00:02.500Z"}})])
+    assert run_notebooks.recorded_seconds(timed) == 2.5
+    assert run_notebooks.recorded_seconds(nbformat.v4.new_notebook()) == 0

@@ -6,8 +6,8 @@ The book build writes every chapter's notebook in two editions (``full/`` and ``
 tools/sphinx_notebooks.py). This script runs each of them with nbclient in a kernel of its
 own, in an empty temporary directory (a downloaded notebook has no book beside it), with
 this process's environment (``HCLIB_DATA_DIR``, ``NLTK_DATA``, ``PYTHONPATH``). ``--jobs``
-kernels run at a time; the notebooks that took longest in the build (the cell timings
-stored in them) start first. Before it runs a notebook it checks the outputs stored in it:
+kernels run at a time; the notebooks that took longest in the build (the time stored in
+them) start first. Before it runs a notebook it checks the outputs stored in it:
 no progress bar (tqdm on stderr) and no deprecation warning. It prints the time of every
 notebook and of the whole run, and exits with 1 when a notebook fails to run or a check
 fails.
@@ -62,7 +62,11 @@ def _seconds(stamp: str) -> float:
 
 
 def recorded_seconds(notebook) -> float:
-    """The run time that nbclient recorded in the cells' metadata (0 when there is none)."""
+    """How long the notebook took in the book build: the time the notebook writer stored
+    (``metadata.hcbook.build_seconds``), else the cells' nbclient timings, else 0."""
+    stored = notebook.metadata.get("hcbook", {}).get("build_seconds")
+    if stored:
+        return float(stored)
     total = 0.0
     for cell in notebook.cells:
         timing = cell.get("metadata", {}).get("execution", {})

@@ -497,10 +497,17 @@ def write_notebooks(app, exception) -> None:
             logger.warning(f"the student notebook of {docname} uses names that only its "
                            f"solutions define: {', '.join(missing)} (move the check into "
                            f"the solution)", location=docname)
+        runtime = getattr(app.env, "nb_metadata", {}).get(docname, {}) \
+            .get("exec_data", {}).get("runtime")
         for edition in EDITIONS:
             nb = export_notebook(notebook, edition, resolve,
                                  chapter=_chapter_number(app, docname),
                                  repository=repository)
+            # the edition, and how long the build's run took (tools/run_notebooks.py starts
+            # the longest notebooks first)
+            nb.metadata["hcbook"] = {"edition": edition}
+            if runtime:
+                nb.metadata["hcbook"]["build_seconds"] = round(float(runtime), 1)
             target = Path(app.outdir) / NOTEBOOK_DIR / edition / f"{docname.split('/')[-1]}.ipynb"
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, target)
