@@ -257,3 +257,13 @@ def test_the_longest_notebooks_run_first() -> None:
                       "shell.execute_reply": "2026-11-27T04:00:02.500Z"}})])
     assert run_notebooks.recorded_seconds(timed) == 2.5
     assert run_notebooks.recorded_seconds(nbformat.v4.new_notebook()) == 0
+
+
+def test_a_fresh_run_may_show_progress_bars_but_no_deprecation() -> None:
+    import run_notebooks
+
+    run = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[
+        _stream("stderr", "docs: 100%|#####| 5/5 [00:01<00:00, 4.1it/s]\n")])])
+    assert run_notebooks.output_problems(run, progress=False) == []
+    run.cells[0].outputs.append(_stream("stderr", "a.py:1: DeprecationWarning: old\n"))
+    assert len(run_notebooks.output_problems(run, progress=False)) == 1
