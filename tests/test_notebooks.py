@@ -229,8 +229,8 @@ def test_output_check_finds_progress_bars_and_deprecations() -> None:
         _stream("stderr", "x.py:3: Pandas4Warning: Setting a new column ... is deprecated\n"),
         _stream("stderr", "y.py:9: FutureWarning: the default will change\n")])])
     problems = run_notebooks.output_problems(dirty)
-    assert len(problems) == 3 and "progress bar" in problems[0]
-    assert "Pandas4Warning" in problems[1] and "FutureWarning" in problems[2]
+    assert len(problems) == 3 and "1 progress bar" in problems[2]
+    assert "Pandas4Warning" in problems[0] and "FutureWarning" in problems[1]
 
 
 def test_build_script_runs_both_editions_and_checks_the_pages() -> None:

@@ -48,15 +48,18 @@ def output_problems(notebook, progress: bool = True) -> list[str]:
     as 'cell N: ...'."""
     problems = []
     for number, cell in enumerate(notebook.cells):
+        bars = 0
         for output in cell.get("outputs", []):
             stderr = output.get("output_type") == "stream" and output.get("name") == "stderr"
             for text in _texts(output):
                 if progress and stderr and PROGRESS.search(text):
-                    problems.append(f"cell {number}: a progress bar on stderr")
+                    bars += 1
                 match = DEPRECATION.search(text)
                 if match and output.get("output_type") == "stream":
                     line = next(ln for ln in text.splitlines() if match[0] in ln)
                     problems.append(f"cell {number}: {line.strip()[:200]}")
+        if bars:
+            problems.append(f"cell {number}: {bars} progress bar output(s) on stderr")
     return problems
 
 
