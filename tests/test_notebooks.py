@@ -174,3 +174,96 @@ def test_a_small_chapter_notebook_runs_in_a_fresh_kernel(tmp_path: Path) -> None
                    resources={"metadata": {"path": str(ROOT / "book")}}).execute()
     assert all(not any(o.get("output_type") == "error" for o in c.get("outputs", []))
                for c in nb.cells if c.cell_type == "code")
+
+
+# --- the student notebook stands on its own; the stored outputs are clean ----------------
+
+def test_a_check_that_needs_a_solution_is_found() -> None:
+    """A Checks cell that reads a name only a solution defines is a NameError in the
+    student notebook: solution_only_names finds it, and not what the chapter defines."""
+    nb = nbformat.v4.new_notebook(cells=_cells(
+        ("code", "import numpy as np\nshared = np.arange(3)\n\ndef f(param):\n    return param"),
+        ("md", "::::{exercise}\n:label: ex-a\n\nQ.\n::::\n\n::::{solution-start} ex-a\n::::"),
+        ("code", "answer = shared.sum()\nfor item in shared:\n    pass"),
+        ("md", "::::{solution-end}\n::::"),
+        ("code", "%matplotlib inline\nassert f(shared).size == 3\nassert answer == 3"),
+    ))
+    assert sn.solution_only_names(nb) == ["answer"]
+    nb.cells[-1].source = "assert f(shared).size == 3"
+    assert sn.solution_only_names(nb) == []
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_student_notebook_uses_no_name_that_only_a_solution_defines(chapter: Path) -> None:
+    missing = sn.solution_only_names(jupytext.read(chapter))
+    assert not missing, (f"{chapter.name}: the student notebook reads {missing}, which only "
+                         f"the solutions define; move these checks into the solutions")
+
+
+def _stream(name: str, text: str):
+    return nbformat.v4.new_output("stream", name=name, text=text)
+
+
+def test_progress_bars_are_left_out_of_the_stored_outputs() -> None:
+    bar = ("\rtokenising:   0%|          | 0/57 [00:00<?, ?it/s]"
+           "\rtokenising: 100%|##########| 57/57 [00:02<00:00, 25.1it/s]\n")
+    counter = "\rbenchmark: 12task [00:03, 3.9task/s]\n"
+    cell = nbformat.v4.new_code_cell("x", outputs=[
+        _stream("stderr", bar), _stream("stdout", "50% | of the texts [1:2]\n"),
+        _stream("stderr", counter + "UserWarning: few texts\n")])
+    nb = sn.export_notebook(nbformat.v4.new_notebook(cells=[cell]), "student", RESOLVE)
+    outputs = nb.cells[0].outputs
+    assert [o.name for o in outputs] == ["stdout", "stderr"]
+    assert outputs[0].text == "50% | of the texts [1:2]\n"      # stdout is never touched
+    assert outputs[1].text == "UserWarning: few texts\n"
+
+
+def test_output_check_finds_progress_bars_and_deprecations() -> None:
+    import run_notebooks
+
+    clean = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[
+        _stream("stdout", "accuracy 0.9\n")])])
+    assert run_notebooks.output_problems(clean) == []
+    dirty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[
+        _stream("stderr", "docs: 100%|#####| 5/5 [00:01<00:00, 4.1it/s]\n"),
+        _stream("stderr", "x.py:3: Pandas4Warning: Setting a new column ... is deprecated\n"),
+        _stream("stderr", "y.py:9: FutureWarning: the default will change\n")])])
+    problems = run_notebooks.output_problems(dirty)
+    assert len(problems) == 3 and "1 progress bar" in problems[2]
+    assert "Pandas4Warning" in problems[0] and "FutureWarning" in problems[1]
+
+
+def test_build_script_runs_both_editions_and_checks_the_pages() -> None:
+    script = (ROOT / "tools" / "build_book.sh").read_text(encoding="utf-8")
+    assert "tools/run_notebooks.py" in script and "tools/check_html.py" in script
+
+
+@pytest.mark.skipif(not BUILT.exists(), reason="the book has not been built")
+def test_built_notebooks_store_no_progress_bar_or_deprecation() -> None:
+    import run_notebooks
+
+    for path in sorted(BUILT.glob("*/*.ipynb")):
+        problems = run_notebooks.output_problems(nbformat.read(path, as_version=4))
+        assert not problems, (path.relative_to(BUILT).as_posix(), problems)
+
+
+def test_the_longest_notebooks_run_first() -> None:
+    import run_notebooks
+
+    stored = nbformat.v4.new_notebook(metadata={"hcbook": {"build_seconds": 279.2}})
+    assert run_notebooks.recorded_seconds(stored) == 279.2
+    timed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", metadata={
+        "execution": {"iopub.execute_input": "2026-11-27T04:00:00.000Z",
+                      "shell.execute_reply": "2026-11-27T04:00:02.500Z"}})])
+    assert run_notebooks.recorded_seconds(timed) == 2.5
+    assert run_notebooks.recorded_seconds(nbformat.v4.new_notebook()) == 0
+
+
+def test_a_fresh_run_may_show_progress_bars_but_no_deprecation() -> None:
+    import run_notebooks
+
+    run = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[
+        _stream("stderr", "docs: 100%|#####| 5/5 [00:01<00:00, 4.1it/s]\n")])])
+    assert run_notebooks.output_problems(run, progress=False) == []
+    run.cells[0].outputs.append(_stream("stderr", "a.py:1: DeprecationWarning: old\n"))
+    assert len(run_notebooks.output_problems(run, progress=False)) == 1

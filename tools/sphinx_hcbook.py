@@ -5,6 +5,9 @@
   gives the bibliography the same labels
   ("Kipnis, 2022", "Donoho and Jin, 2004", "Kestemont et al., 2018"; a, b, ... where two
   entries would share one) and sorts it by author and year.
+* **Version.** ``hclib``'s version from ``pyproject.toml`` is the book's ``version`` and
+  ``release``, stands in the footer of every page and is the MyST substitution
+  ``{{ hcbook_version }}`` (the "How to cite" page uses it).
 * **Student edition.** With ``HCBOOK_EDITION=student`` in the environment every solution
   is left out of the book, including the gated ones (``solution-start`` /
   ``solution-end``) whose code cells sphinx-exercise's own ``hide_solutions`` would leave
@@ -17,8 +20,11 @@
 from __future__ import annotations
 
 import dataclasses
+import html
 import os
+import tomllib
 from collections import Counter
+from pathlib import Path
 
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
@@ -106,6 +112,29 @@ class RemoveSolutions(SphinxTransform):
             node.parent.remove(node)
 
 
+def project_version(root: Path) -> str:
+    """``[project] version`` of the ``pyproject.toml`` in ``root`` (hclib's version)."""
+    with open(Path(root) / "pyproject.toml", "rb") as file:
+        return str(tomllib.load(file)["project"]["version"])
+
+
+def version_footer(version: str) -> str:
+    """The line that every page's footer carries."""
+    return (f'<p class="hcbook-version">hcbook and hclib, version '
+            f"{html.escape(version)}</p>")
+
+
+def _version(app, config):
+    """The version into Sphinx's ``version``/``release``, the footer and the substitutions."""
+    version = project_version(Path(app.srcdir))
+    config.version = config.release = version
+    options = dict(config.html_theme_options or {})
+    options["extra_footer"] = options.get("extra_footer", "") + version_footer(version)
+    config.html_theme_options = options
+    config.myst_substitutions = {**(config.myst_substitutions or {}),
+                                 "hcbook_version": version}
+
+
 def _check_edition(app, config):
     if config.hcbook_edition not in EDITIONS:
         raise ValueError(f"HCBOOK_EDITION must be one of {EDITIONS}, "
@@ -115,5 +144,6 @@ def _check_edition(app, config):
 def setup(app):
     app.add_config_value("hcbook_edition", os.environ.get("HCBOOK_EDITION", "full"), "env")
     app.connect("config-inited", _check_edition)
+    app.connect("config-inited", _version)
     app.add_transform(RemoveSolutions)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,6 +10,13 @@ from the same sources and the same executed run: the executed notebook that MyST
 with Jupytext. The student notebook drops the solution cells at export time, so it needs no
 second executed build. Cells keep their metadata (tags); ``hide-input``/``remove-input``
 cells get Jupyter's ``source_hidden`` flag and ``hide-output`` cells ``outputs_hidden``.
+Progress bars (tqdm's lines on stderr) are left out of the stored outputs
+(:func:`strip_progress_bars`): the page does not show them either.
+
+The student notebook must run on its own, so no cell it keeps may use a name that only the
+left-out solution cells define (:func:`solution_only_names`; the build warns, which fails
+it under ``-W``). A check of an exercise's answer therefore sits in the solution, in a
+collapsed cell of its own, not in the chapter's closing Checks cell.
 
 MyST syntax that Jupyter cannot show becomes plain Markdown (:func:`myst_to_markdown`):
 admonitions, exercises and solutions become block quotes with a bold title, ``{math}``
@@ -27,6 +34,7 @@ launch links and no install cell; the download links are always there.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -245,6 +253,71 @@ def strip_solutions(cells: list) -> list:
     return kept
 
 
+def _code(source: str) -> str:
+    """A cell's Python, without IPython's magics and shell escapes."""
+    if source.lstrip().startswith("%%"):
+        return ""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.splitlines())
+
+
+def _bound_and_used(source: str) -> tuple[set[str], set[str]]:
+    """The names a code cell binds (assignments, imports, definitions, their parameters)
+    and the names it reads."""
+    bound, used = set(), set()
+    for node in ast.walk(ast.parse(_code(source))):
+        if isinstance(node, ast.Name):
+            (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return bound, used
+
+
+def solution_only_names(notebook) -> list[str]:
+    """The names that the student edition's code cells read but only the left-out solution
+    cells bind: each one is a ``NameError`` in the student notebook. Empty when the student
+    notebook stands on its own."""
+    cells = nbformat.reads(nbformat.writes(notebook), as_version=4).cells     # a copy
+    kept = {id(cell) for cell in strip_solutions(list(cells))}
+    student_bound, student_used, solution_bound = set(), set(), set()
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        bound, used = _bound_and_used(cell.source)
+        if id(cell) in kept:
+            student_bound |= bound
+            student_used |= used
+        else:
+            solution_bound |= bound
+    return sorted(student_used & (solution_bound - student_bound))
+
+
+# tqdm's bar ("desc:  45%|####5     | 45/100 [00:01<00:02, 30.0it/s]") and its counter
+# without a total ("desc: 45it [00:01, 30.0it/s]")
+_PROGRESS = re.compile(r"\d+%\|.*\||\[\d+:\d\d(?::\d\d)?(?:<[\d:?]+)?(?:,[^\]]*)?\]")
+
+
+def strip_progress_bars(outputs: list) -> list:
+    """A code cell's outputs without progress bars: every line of a stderr stream that is a
+    tqdm bar is dropped, and the stream with it when nothing else is left."""
+    kept = []
+    for output in outputs:
+        if output.get("output_type") == "stream" and output.get("name") == "stderr":
+            lines = [line for line in re.split(r"[\r\n]", output.get("text", ""))
+                     if line.strip() and not _PROGRESS.search(line)]
+            if not lines:
+                continue
+            output["text"] = "\n".join(lines) + "\n"
+        kept.append(output)
+    return kept
+
+
 def _hidden_flags(cell) -> None:
     tags = set(cell.metadata.get("tags", []))
     flags = cell.metadata.setdefault("jupyter", {})
@@ -283,6 +356,7 @@ def export_notebook(notebook, edition: str, resolve: Resolver, chapter: str = ""
             continue
         if cell.cell_type == "code":
             _hidden_flags(cell)
+            cell.outputs = strip_progress_bars(cell.get("outputs", []))
         out.append(cell)
         caption = _caption_cell(cell, resolve)
         if caption is not None:
@@ -412,19 +486,32 @@ def write_notebooks(app, exception) -> None:
     from sphinx.util import logging
 
     start = time.perf_counter()
+    logger = logging.getLogger(__name__)
     repository = app.config.hcbook_repository
     chapters = _chapters(app)
     for docname, path in sorted(chapters.items()):
         resolve = resolver(app, docname)
         notebook = _source_notebook(app, docname, path)
+        missing = solution_only_names(notebook)
+        if missing:
+            logger.warning(f"the student notebook of {docname} uses names that only its "
+                           f"solutions define: {', '.join(missing)} (move the check into "
+                           f"the solution)", location=docname)
+        runtime = getattr(app.env, "nb_metadata", {}).get(docname, {}) \
+            .get("exec_data", {}).get("runtime")
         for edition in EDITIONS:
             nb = export_notebook(notebook, edition, resolve,
                                  chapter=_chapter_number(app, docname),
                                  repository=repository)
+            # the edition, and how long the build's run took (tools/run_notebooks.py starts
+            # the longest notebooks first)
+            nb.metadata["hcbook"] = {"edition": edition}
+            if runtime:
+                nb.metadata["hcbook"]["build_seconds"] = round(float(runtime), 1)
             target = Path(app.outdir) / NOTEBOOK_DIR / edition / f"{docname.split('/')[-1]}.ipynb"
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, target)
-    logging.getLogger(__name__).info(
+    logger.info(
         f"notebooks: {len(chapters)} chapters x {len(EDITIONS)} editions written to "
         f"{Path(app.outdir) / NOTEBOOK_DIR} in {time.perf_counter() - start:.1f} s")
 
