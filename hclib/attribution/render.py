@@ -28,7 +28,7 @@ __all__ = ["COLUMN_HELP", "COLUMN_LABELS", "INTERFACES", "REPR_VERDICTS", "TABLE
            "advice_line", "footer", "html_summary", "render_table", "shorten", "shorten_names",
            "short_repr", "summary_lines", "to_frame", "to_json", "top_words"]
 
-#: Where a line is printed: ``"python"`` (``method='g2'``) or ``"command"`` (``--method g2``).
+#: Where a line is printed, ``"python"`` (``method='g2'``) or ``"command"`` (``--method g2``).
 INTERFACES: tuple[str, ...] = ("python", "command")
 #: The verdicts shown by ``repr`` (the notebook's HTML shows ten).
 REPR_VERDICTS = 3
@@ -249,7 +249,7 @@ def to_frame(result: Attribution) -> pd.DataFrame:
 def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
     """The settings, the accuracy on the known texts and every text's verdict and
     discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
-    :func:`json.dumps`)."""
+    ``json.dumps``)."""
     _check_interface(interface)
     def num(v: Any) -> Any:
         v = v.item() if hasattr(v, "item") else v

@@ -71,7 +71,7 @@ __all__ = ["CLLR_EPSILON", "NON_ANSWER", "auc", "c_at_1", "auc_c_at_1", "f1", "f
            "brier", "overall", "cllr", "cllr_min", "ece", "pool_adjacent_violators",
            "verification_scores"]
 
-#: The answer that abstains: a probability of exactly one half.
+#: The answer that abstains, a probability of exactly one half.
 NON_ANSWER = 0.5
 
 #: Probabilities are clipped to ``[CLLR_EPSILON, 1 - CLLR_EPSILON]`` in :func:`cllr`, so that
