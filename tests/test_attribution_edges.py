@@ -23,7 +23,8 @@ from hclib.formulas.pvalues import allocation_pvalues
 from hclib.formulas.statistics import P_FLOOR, combine
 from hclib.texts.sources import read_stream
 from hclib.texts.tokens import count_matrix, most_frequent, tokenize
-from test_attribute import make_texts, write_folders
+from test_attribute import (make_texts, problem, result,  # noqa: F401 (fixtures)
+                            write_folders)
 
 ROOT = Path(__file__).resolve().parents[1]
 SMITH = ["smith_letter_1823-05-12_to_brown.txt", "smith_letter_1823-06-02_to_brown.txt"]
@@ -34,16 +35,6 @@ def hclib_cmd(*args: object, input: str | None = None) -> subprocess.CompletedPr
     return subprocess.run([sys.executable, "-m", "hclib", *map(str, args)], capture_output=True,
                           text=True, env=env, timeout=300, input=input)
 
-
-@pytest.fixture(scope="module")
-def problem():
-    return make_texts(1)
-
-
-@pytest.fixture(scope="module")
-def result(problem):
-    known, unknown, _ = problem
-    return hclib.attribute(known, unknown, vocabulary=60, loo_match="none", progress=False)
 
 
 # ------------------------------------------------------------------ repr and notebook HTML
