@@ -74,3 +74,18 @@ def test_pdf_copy_points_every_page_at_the_local_mathjax(tmp_path: Path) -> None
     assert (site / "index.html").read_text() == '<script src="_mathjax/tex-mml-chtml.js"></script>'
     assert "../_mathjax/tex-mml-chtml.js" in (site / "book" / "intro.html").read_text()
     assert book_pdf.CDN_MATHJAX in (html / "book" / "intro.html").read_text()  # untouched
+
+
+def test_every_test_of_the_checkouts_scripts_is_left_out_beside_a_wheel() -> None:
+    """A test file that reaches into tools/ or benchmarks/ is listed in conftest.CHECKOUT_ONLY.
+
+    CI's wheel stage runs tests/ next to the installed wheel, without tools/ or benchmarks/;
+    a file missing from the list would fail there at collection (as test_check_html.py did).
+    """
+    import conftest
+
+    reaches = {f"tests/{path.name}" for path in sorted((ROOT / "tests").glob("test_*.py"))
+               if any(f'"{folder}"' in path.read_text(encoding="utf-8")
+                      for folder in ("tools", "benchmarks"))}
+    assert reaches == set(conftest.CHECKOUT_ONLY)
+    assert conftest.collect_ignore == []          # here, in the checkout, nothing is left out
