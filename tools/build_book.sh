@@ -8,7 +8,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf _build/html
-jupyter-book build . -W -n --keep-going --all
+mkdir -p _build
+# The chapters run first, HCBOOK_NOTEBOOK_JOBS kernels at a time, into the jupyter-cache
+# (tools/preexecute.py); the build then takes their outputs from it, with the settings of
+# _config.yml and execute_notebooks: cache. Where _config.yml says force (CI, a local
+# build), the cache is emptied first, so every chapter runs afresh; where it says cache (the
+# publishing workflow), only the chapters whose code changed run.
+mode=$(python -c 'import yaml; print(yaml.safe_load(open("_config.yml"))["execute"]["execute_notebooks"])')
+config=_config.yml
+if [ "$mode" = force ] || [ "$mode" = cache ]; then
+    fresh=$([ "$mode" = force ] && echo --fresh || true)
+    python tools/preexecute.py --jobs "${HCBOOK_NOTEBOOK_JOBS:-2}" $fresh \
+        --cache _build/.jupyter_cache
+    config=_build/_config.cached.yml
+    python - "$config" <<'PY'
+import sys
+from pathlib import Path
+
+import yaml
+
+config = yaml.safe_load(Path("_config.yml").read_text(encoding="utf-8"))
+config["execute"]["execute_notebooks"] = "cache"
+config["execute"]["cache"] = str(Path("_build/.jupyter_cache").resolve())
+Path(sys.argv[1]).write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+PY
+fi
+jupyter-book build . -W -n --keep-going --all --config "$config" 2>&1 | tee _build/build.log
+if [ "$config" != _config.yml ] && grep -q "Executing notebook" _build/build.log; then
+    echo "the build executed a chapter that tools/preexecute.py had cached (above)"; exit 1
+fi
 python - <<'PY'
 from pathlib import Path
 

@@ -1,0 +1,101 @@
+"""Execute the book's chapters into its jupyter-cache, several at a time, before the build.
+
+MyST-NB executes the chapters one after another while Sphinx reads them; on two cores half
+the machine waits. This script runs them first, ``--jobs`` kernels at a time, each exactly
+as MyST-NB's cache mode would (the notebook read by MyST-NB's own reader, executed by
+jupyter-cache's ``single_nb_execution`` with the chapter's folder as working directory,
+errors not allowed, the book's timeout), and stores every executed notebook in the cache.
+The build then runs with ``execute_notebooks: cache`` and finds each chapter there (the
+cache matches a notebook by the hash of its code cells and kernel), so it executes nothing.
+
+``tools/build_book.sh`` calls it. A chapter already in the cache with the same code is not
+run again; ``--fresh`` empties the cache first (what ``execute_notebooks: force`` means).
+
+    python tools/preexecute.py [--jobs N] [--fresh] [--cache _build/.jupyter_cache]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import nbformat
+import yaml
+from jupyter_cache import get_cache
+from jupyter_cache.base import CacheBundleIn
+from jupyter_cache.executors.utils import single_nb_execution
+from myst_nb.core.read import read_myst_markdown_notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def chapters(root: Path = ROOT) -> list[Path]:
+    """The book's executable chapters: Markdown files under book/ that declare a kernel."""
+    return sorted(p for p in (root / "book").glob("*.md")
+                  if "kernelspec:" in p.read_text(encoding="utf-8")[:2000])
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    """The chapter as MyST-NB reads it for the build (so that the cache's hash matches)."""
+    return read_myst_markdown_notebook(path.read_text("utf8"), add_source_map=True,
+                                       path=str(path))
+
+
+def execute(path: Path, timeout: int) -> tuple[Path, str | None, float, str | None]:
+    """Run one chapter in a fresh kernel: (path, executed notebook as JSON or None, seconds,
+    the traceback or None)."""
+    notebook = read(path)
+    result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False,
+                                 timeout=timeout, meta_override=True)
+    if result.err is not None:
+        return path, None, result.time, result.exc_string
+    return path, nbformat.writes(notebook), result.time, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="kernels at a time (default 2)")
+    parser.add_argument("--fresh", action="store_true", help="empty the cache first")
+    parser.add_argument("--cache", type=Path, default=ROOT / "_build" / ".jupyter_cache")
+    parser.add_argument("--config", type=Path, default=ROOT / "_config.yml")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    timeout = int(yaml.safe_load(args.config.read_text(encoding="utf-8"))
+                  .get("execute", {}).get("timeout", 30))
+    if args.fresh:
+        shutil.rmtree(args.cache, ignore_errors=True)
+    cache = get_cache(str(args.cache))
+    todo = []
+    for path in chapters():
+        try:
+            cache.match_cache_notebook(read(path))
+        except KeyError:
+            todo.append(path)
+    print(f"pre-executing {len(todo)} of {len(chapters())} chapters, {args.jobs} at a time "
+          f"(the others are in {args.cache} with the same code)", flush=True)
+    start, failed = time.time(), []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        runs = [pool.submit(execute, path, timeout) for path in todo]
+        for run in as_completed(runs):
+            path, executed, seconds, error = run.result()
+            name = path.relative_to(ROOT)
+            if error is not None:
+                failed.append(name)
+                print(f"  {name}  FAILED after {seconds:.0f} s\n{error}", flush=True)
+                continue
+            cache.cache_notebook_bundle(
+                CacheBundleIn(nbformat.reads(executed, as_version=4), str(path),
+                              data={"execution_seconds": seconds}),
+                check_validity=False, overwrite=True)
+            print(f"  {str(name):<34} {seconds:6.0f} s  cached", flush=True)
+    print(f"pre-executed in {time.time() - start:.0f} s; {len(failed)} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
