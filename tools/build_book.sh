@@ -30,6 +30,10 @@ import yaml
 config = yaml.safe_load(Path("_config.yml").read_text(encoding="utf-8"))
 config["execute"]["execute_notebooks"] = "cache"
 config["execute"]["cache"] = str(Path("_build/.jupyter_cache").resolve())
+# Jupyter Book reads the local extensions' folders relative to the configuration file.
+local = config.get("sphinx", {}).get("local_extensions") or {}
+for name, folder in local.items():
+    local[name] = str(Path(folder).resolve())
 Path(sys.argv[1]).write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 PY
 fi

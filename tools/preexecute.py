@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pre-executing {len(todo)} of {len(chapters())} chapters, {args.jobs} at a time "
           f"(the others are in {args.cache} with the same code)", flush=True)
     start, failed = time.time(), []
+    # The longest chapters first (by size, a proxy for their run time), so that a long one
+    # does not start last and run alone while the other kernels wait.
+    todo.sort(key=lambda path: path.stat().st_size, reverse=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         runs = [pool.submit(execute, path, timeout) for path in todo]
         for run in as_completed(runs):
