@@ -66,7 +66,7 @@ from .impostors import ImpostorPool, gutenberg_pool, impostor_pool
 from .result import Verification
 
 __all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel",
-           "fit_verifier", "verify"]
+           "fit_positions", "fit_verifier", "verify"]
 
 #: The method of :func:`verify` by default: HC†, the paper's HC discrepancy.
 DEFAULT_METHOD = "hc_dagger"
@@ -95,6 +95,20 @@ class VerificationModel:
         if ok.any():
             out[ok] = self.model.predict(-u[ok][:, None])
         return out
+
+
+def fit_positions(position: Any, same: Any) -> VerificationModel:
+    """The probability model of positions :math:`u` (``Verification.table["position"]`` of
+    labelled problems) and their truth, at even prior odds (module docstring, step 4)."""
+    u = np.asarray(position, dtype=np.float64)
+    truth = np.asarray(same, dtype=bool)
+    if u.shape != truth.shape or u.ndim != 1:
+        raise ValueError("give one truth per position (two 1-D arrays of one length)")
+    ok = np.isfinite(u)
+    if not (truth[ok].any() and (~truth[ok]).any()):
+        raise ValueError("training needs scored problems of both kinds (same and different "
+                         "author)")
+    return _balanced(-u[ok], truth[ok])
 
 
 def _balanced(z: np.ndarray, same: np.ndarray) -> VerificationModel:
@@ -468,9 +482,4 @@ def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = 
                      vocabulary=vocabulary, gamma=gamma)
         u.append(float(res.table["position"].iloc[0]))
         same.append(bool(problem[2]))
-    pos, truth = np.array(u), np.array(same)
-    ok = np.isfinite(pos)
-    if not (truth[ok].any() and (~truth[ok]).any()):
-        raise ValueError("train needs scored problems of both kinds (same and different "
-                         "author)")
-    return _balanced(-pos[ok], truth[ok])
+    return fit_positions(u, same)
