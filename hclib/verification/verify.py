@@ -81,15 +81,17 @@ _GRID = 4  # calibration lengths on the grid 2^(k/_GRID)
 
 @dataclass(frozen=True)
 class VerificationModel:
-    """A same-author probability :math:`\\sigma(\\beta_0 - \\beta_1 u)` of the position
-    :math:`u` fitted on labelled problems (:func:`fit_verifier`)."""
+    """A same-author probability :math:`\\sigma(\\beta_0 - \\beta_1 x)`, of the
+    ``feature`` :math:`x`: the position :math:`u` (fitted on labelled problems,
+    :func:`fit_verifier`) or the score :math:`s` (at one calibration length)."""
 
     model: ConfidenceModel
     n_same: int
     n_different: int
+    feature: str = "position"
 
-    def predict(self, position: np.ndarray) -> np.ndarray:
-        u = np.asarray(position, dtype=np.float64)
+    def predict(self, values: np.ndarray) -> np.ndarray:
+        u = np.asarray(values, dtype=np.float64)
         out = np.full(u.shape, 0.5)
         ok = np.isfinite(u)
         if ok.any():
@@ -111,14 +113,16 @@ def fit_positions(position: Any, same: Any) -> VerificationModel:
     return _balanced(-u[ok], truth[ok])
 
 
-def _balanced(z: np.ndarray, same: np.ndarray) -> VerificationModel:
-    """:func:`fit_confidence` of ``z`` (-position), intercept moved to even prior odds."""
+def _balanced(z: np.ndarray, same: np.ndarray, feature: str = "position"
+              ) -> VerificationModel:
+    """:func:`fit_confidence` of ``z`` (minus the feature), intercept moved to even prior
+    odds."""
     model = fit_confidence(z[:, None], same)
     n_s, n_d = int(same.sum()), int((~same).sum())
     if n_s and n_d:
         model = replace(model, coef=model.coef - np.eye(1, model.coef.size)[0]
                         * math.log(n_s / n_d))
-    return VerificationModel(model, n_s, n_d)
+    return VerificationModel(model, n_s, n_d, feature)
 
 
 # ------------------------------------------------------------------ inputs
@@ -202,6 +206,7 @@ class _Problem:
     pool_ids: list[np.ndarray]
     measure: Any
     split: bool
+    loo: list[tuple[np.ndarray, np.ndarray]]  # per known text: its codes, the others' corpus
 
     @property
     def corpus(self) -> np.ndarray:
@@ -223,43 +228,20 @@ class _Problem:
     def calibrate(self, length: int) -> dict[str, Any]:
         """Known leave-one-out and impostor scores at ``length`` items."""
         v = len(self.vocabulary)
-        docs, corpora, owner = [], [], []
-        for j, ids in enumerate(self.known_ids):
+        known, owner = [], []
+        for j, (ids, corpus) in enumerate(self.loo):
             spans = _windows(ids.size, length, MAX_WINDOWS)
-            docs.append(_window_counts(ids, spans, v))
-            corpora.append(np.broadcast_to(self.corpus - self.known_counts[j], (len(spans), v)))
+            docs = _window_counts(ids, spans, corpus.size)
+            known.append(self.score(docs, corpus))
             owner += [j] * len(spans)
-        known = self.score(np.vstack(docs), np.vstack(corpora))
+        known_arr = np.concatenate(known)
         imp = np.vstack([_window_counts(ids, _windows(ids.size, length, 1, middle=True), v)
                          for ids in self.pool_ids])
         impostors = self.score(imp, self.corpus)
         owner_arr = np.array(owner)
-        keep_k, keep_i = np.isfinite(known), np.isfinite(impostors)
-        return {"length": length, "known": known[keep_k], "owner": owner_arr[keep_k],
+        keep_k, keep_i = np.isfinite(known_arr), np.isfinite(impostors)
+        return {"length": length, "known": known_arr[keep_k], "owner": owner_arr[keep_k],
                 "impostors": impostors[keep_i]}
-
-
-def _positions(cal: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """(positions, same-author truth) of the pseudo-problems of a calibration."""
-    known, owner, imp = cal["known"], cal["owner"], cal["impostors"]
-    b = float(np.median(imp))
-    out = []
-    for j in np.unique(owner):
-        others = known[owner != j]
-        if not others.size:
-            continue
-        a = float(np.median(others))
-        out.append((known[owner == j] - a) / (b - a) if b > a else
-                   np.full(int((owner == j).sum()), np.nan))
-    a = float(np.median(known))
-    for i in range(imp.size):
-        b_i = float(np.median(np.delete(imp, i))) if imp.size > 1 else b
-        out.append(np.array([(imp[i] - a) / (b_i - a) if b_i > a else np.nan]))
-    u = np.concatenate(out) if out else np.empty(0)
-    n_same = u.size - imp.size
-    same = np.arange(u.size) < n_same
-    ok = np.isfinite(u)
-    return u[ok], same[ok]
 
 
 def _check_band(band: float) -> float:
@@ -315,26 +297,44 @@ def _vocabulary(vocabulary: int | Sequence[str] | None, items: list[list[str]],
 
 
 def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
-             vocab: list[str], gamma: float) -> _Problem:
-    index = {w: i for i, w in enumerate(vocab)}
-    ids = [_coded(doc, index) for doc in items]
-    split = len(ids) == 1
-    if split:  # one known text: its two halves, so that leave-one-out has a reference
-        half = ids[0].size // 2
+             vocabulary: int | Sequence[str] | None) -> _Problem:
+    if len(items) == 1:  # one known text: its two halves, so that leave-one-out has a reference
+        half = len(items[0]) // 2
         if half < 1:
             raise ValueError(f"known text {names[0]!r} is too short to verify against")
-        ids = [ids[0][:half], ids[0][half:]]
+        items = [items[0][:half], items[0][half:]]
         names = [f"{names[0]} (first half)", f"{names[0]} (second half)"]
+        split = True
+    else:
+        split = False
+    vocab = _vocabulary(vocabulary, items, m)
+    index = {w: i for i, w in enumerate(vocab)}
+    ids = [_coded(doc, index) for doc in items]
     counts = np.array([np.bincount(d[d >= 0], minlength=len(vocab)) for d in ids],
                       dtype=np.int64)
     empty = np.flatnonzero(counts.sum(axis=1) == 0)
     if empty.size:
         raise ValueError(f"known text {names[int(empty[0])]!r} contains none of the "
                          f"{len(vocab)} vocabulary items")
+    loo = []
+    for j in range(len(items)):
+        # the vocabulary chosen without text j, as it is chosen without the questioned text
+        others = items[:j] + items[j + 1:]
+        vocab_j = vocab if not _counted(vocabulary) else _vocabulary(vocabulary, others, m)
+        index_j = {w: i for i, w in enumerate(vocab_j)}
+        corpus_j = np.zeros(len(vocab_j), dtype=np.int64)
+        for doc in others:
+            d = _coded(doc, index_j)
+            corpus_j += np.bincount(d[d >= 0], minlength=len(vocab_j))
+        loo.append((_coded(items[j], index_j), corpus_j))
     lookup = pool.lookup(vocab)
     pool_ids = [lookup[c] for c in pool.codes]
-    measure = m.pair(gamma, False)
-    return _Problem(vocab, names, ids, counts, pool_ids, measure, split)
+    return _Problem(vocab, names, ids, counts, pool_ids, m.pair(0.25, False), split, loo)
+
+
+def _counted(vocabulary: int | Sequence[str] | None) -> bool:
+    """True when the vocabulary is chosen from the known texts (not a list given)."""
+    return vocabulary is None or isinstance(vocabulary, (int, np.integer))
 
 
 def _run(problem: _Problem, q_ids: list[np.ndarray], model: VerificationModel | None,
@@ -367,10 +367,15 @@ def _run(problem: _Problem, q_ids: list[np.ndarray], model: VerificationModel | 
         a, b = float(np.median(cal["known"])), float(np.median(cal["impostors"]))
         u = (s - a) / (b - a) if b > a else np.full(s.shape, np.nan)
         fitted = model
+        if fitted is None and cal["known"].size and cal["impostors"].size:
+            # pseudo-problems: known windows (same author), impostors (different)
+            both = np.concatenate([cal["known"], cal["impostors"]])
+            same = np.arange(both.size) < cal["known"].size
+            fitted = _balanced(-both, same, "score")
         if fitted is None:
-            pu, same = _positions(cal)
-            fitted = _balanced(-pu, same) if same.any() and (~same).any() else None
-        prob = fitted.predict(u) if fitted is not None else np.full(s.shape, 0.5)
+            prob = np.full(s.shape, 0.5)
+        else:
+            prob = fitted.predict(u if fitted.feature == "position" else s)
         cols["score"][here] = s
         cols["p_value"][here] = conformal_pvalues(s, cal["known"])
         cols["position"][here] = u
@@ -437,8 +442,9 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     names, items, pool, m, feats = _setup(known, impostors, method, features, vocabulary,
                                           gamma)
     q_names, q_texts = _questioned(questioned)
-    vocab = _vocabulary(vocabulary, items, m)
-    problem = _problem(names, items, pool, m, vocab, gamma)
+    problem = _problem(names, items, pool, m, vocabulary)
+    problem.measure = m.pair(gamma, False)
+    vocab = problem.vocabulary
     model = None
     if train is not None:
         model = train if isinstance(train, VerificationModel) else fit_verifier(
