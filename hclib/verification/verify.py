@@ -16,24 +16,32 @@ the ``N`` most frequent items of the known texts:
 2. **Score.** :math:`s = d(Q, C)`, the median over the windows of :math:`Q`.
 3. **P-value** (Section 2.2 of the paper, read as a test;
    :func:`hclib.calibration.conformal_pvalues`): the windows of every known text :math:`K_j`
-   are scored against :math:`C - K_j` (leave-one-out), :math:`r_1, \dots, r_k`; then
+   are scored against :math:`C - K_j` (leave-one-out, over the vocabulary chosen from the
+   other known texts, as the questioned text's is chosen without it: a vocabulary chosen
+   with :math:`K_j` holds its own rare words and makes it look far),
+   :math:`r_1, \dots, r_k`; then
    :math:`p = (1 + \#\{r_i \ge s\})/(k + 1)`, small when :math:`Q` is further from the known
    corpus than the author's own texts are. It needs no model, and is valid when :math:`Q`
    is exchangeable with the known texts' windows (another text of the author, of their
    kind); with :math:`k` windows it is at least :math:`1/(k+1)`. A single known text is
    first cut into two halves (then :math:`Q` is compared with a text's other half, a
    stricter reference than another text).
-4. **Probability** (General-Impostors-like): the *position* of :math:`s` between the
-   median :math:`a` of the known texts' scores and the median :math:`b` of the
-   impostors' scores :math:`d(I_i, C)`, :math:`u = (s - a)/(b - a)` (0: like the
-   author's own texts, 1: like another author's), into the same-author probability
-   :math:`P = \sigma(\beta_0 - \beta_1 u)`, :math:`\beta_1 \ge 0`, fitted by
-   :func:`hclib.calibration.fit_confidence` (ridge prior, one pseudo-text half right)
-   on pseudo-problems at the same length: each known window is a same-author problem
-   (its :math:`u` against the median of the *other* known texts' scores), each impostor a
+4. **Probability** (General-Impostors-like): the impostors' scores :math:`d(I_i, C)` at the
+   same length (their middle window) say how far another author's text lies from the
+   known corpus, the known texts' leave-one-out scores how far the author's own do. The
+   same-author probability is the logistic model :math:`P = \sigma(\beta_0 - \beta_1 s)`,
+   :math:`\beta_1 \ge 0`, fitted by :func:`hclib.calibration.fit_confidence` (ridge
+   prior, one pseudo-text half right; so it works with 2 known texts) on these
+   pseudo-problems: every known window a same-author problem, every impostor a
    different-author one; :math:`\beta_0` is then moved by :math:`-\log(n_s/n_d)` so that
-   :math:`P` is the probability at even prior odds (PAN's problems are balanced). With
-   ``train=`` (labelled problems, :func:`fit_verifier`) the model is fitted on them instead.
+   :math:`P` is the probability at even prior odds (PAN's problems are balanced). Where the
+   impostors lie no further than the known texts the fitted slope is 0 and :math:`P`
+   about 0.5: the method cannot tell. The table also gives the *position*
+   :math:`u = (s - a)/(b - a)` of :math:`s` between the medians :math:`a` of the known and
+   :math:`b` of the impostors' scores (0: like the author's own texts, 1: like another
+   author's; NaN when :math:`b \le a`); with ``train=`` (labelled problems,
+   :func:`fit_verifier`, :func:`fit_positions`) the probability is a logistic model of
+   :math:`u` fitted on them instead, one model for every problem and length.
 5. **Decision**: "same author" above :math:`0.5 +` ``band``, "different author" below
    :math:`0.5 -` ``band``, else "no decision" (PAN's non-answer, written as 0.5 by
    :meth:`~hclib.verification.result.Verification.pan_answers`); "insufficient evidence"
