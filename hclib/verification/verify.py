@@ -165,7 +165,7 @@ def _known(known: Any) -> tuple[list[str], list[str]]:
 
 def _questioned(questioned: Any) -> tuple[list[str], list[str]]:
     if isinstance(questioned, str) and not os.path.isdir(questioned):
-        return ["questioned"], [questioned]
+        return unknown_texts({"questioned": questioned})  # refuses a file name given as text
     if isinstance(questioned, os.PathLike) and not os.path.isdir(questioned):
         return unknown_texts([questioned])
     return unknown_texts(questioned)
