@@ -17,6 +17,9 @@ own layer and the layers below it (``tests/test_layers.py`` checks it):
 * :mod:`hclib.corpora`: the book's corpora (Federalist, PAN 2018, Gutenberg, word lists);
 * :mod:`hclib.attribution`: the attribution tool (:func:`attribute`, its result and
   rendering, the registry of methods, the leave-one-out);
+* :mod:`hclib.verification`: the verification tool (:func:`verify`: did this author write
+  it? a P-value, a calibrated same-author probability and the words behind it; impostors;
+  PAN's verification formats);
 * :mod:`hclib.studies`: the book's studies and the paper's published numbers;
 * :mod:`hclib.cli`: the ``hclib`` command.
 
@@ -25,6 +28,7 @@ book's figure style). The names below are the everyday entry points.
 """
 
 from hclib.attribution.pipeline import attribute
+from hclib.verification.verify import verify
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.discrepancy import (
     HCDiscrepancy,
@@ -42,7 +46,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 #: The subpackages, one per layer, from the bottom up: a module imports only its own layer and
 #: those below it (``tests/test_layers.py``); the API reference is grouped in this order.
 LAYERS: tuple[str, ...] = ("formulas", "engine", "calibration", "downloads", "texts", "corpora",
-                           "attribution", "studies", "cli")
+                           "attribution", "verification", "studies", "cli")
 
 try:
     __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
@@ -63,4 +67,5 @@ __all__ = [
     "higher_criticism",
     "power_divergence",
     "studies",
+    "verify",
 ]

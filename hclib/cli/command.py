@@ -1,4 +1,5 @@
-"""The ``hclib`` command: ``hclib data …``, ``hclib attribute …``, ``hclib pan …``.
+"""The ``hclib`` command: ``hclib data …``, ``hclib attribute …``, ``hclib pan …``,
+``hclib verify …``.
 
 Each subcommand lives in its own module, which provides ``add_parser(subparsers)``; the
 parser it adds sets ``func(args) -> int``. Bad input, a missing or damaged data file, or a
@@ -22,7 +23,8 @@ __all__ = ["SUBCOMMAND_MODULES", "UsageError", "HelpFormatter", "build_parser", 
            "one_line", "can_encode"]
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
-SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli.data", "hclib.cli.attribute")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli.data", "hclib.cli.attribute",
+                                      "hclib.cli.verify")
 
 
 class UsageError(ValueError):

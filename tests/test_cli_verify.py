@@ -1,0 +1,201 @@
+"""``hclib verify`` as a subprocess: the table, --json, --csv, --explain, PAN datasets of both
+layouts (answers written, --truth scores, --train), and bad input (exit 2, one line)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hclib.verification.pan_formats import (VerificationProblem, dataset_format, read_answers,
+                                            read_dataset, read_truth, write_answers)
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
+
+
+def author(rng: np.random.Generator) -> np.ndarray:
+    p = np.exp(rng.normal(0.0, 0.6, len(WORDS))) / np.arange(1, len(WORDS) + 1)
+    return p / p.sum()
+
+
+def text(rng: np.random.Generator, p: np.ndarray, n: int = 600) -> str:
+    return " ".join(rng.choice(WORDS, size=n, p=p))
+
+
+def hclib_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "hclib", "verify", *map(str, args)],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    """KNOWN (4 texts of author A), impostors (8 other authors), a text by A, one by B."""
+    base = tmp_path_factory.mktemp("verify")
+    rng = np.random.default_rng(12)
+    a, b = author(rng), author(rng)
+    for name in ("known", "impostors", "texts"):
+        (base / name).mkdir()
+    for i in range(4):
+        (base / "known" / f"a{i}.txt").write_text(text(rng, a), encoding="utf-8")
+    for i in range(8):
+        (base / "impostors" / f"i{i}.txt").write_text(text(rng, author(rng)), encoding="utf-8")
+    (base / "texts" / "by_a.txt").write_text(text(rng, a), encoding="utf-8")
+    (base / "texts" / "by_b.txt").write_text(text(rng, b), encoding="utf-8")
+    return {k: base / k for k in ("known", "impostors", "texts")}
+
+
+def test_table_fits_80_columns_and_explains(folders):
+    done = hclib_cli(folders["known"], folders["texts"] / "by_a.txt",
+                     folders["texts"] / "by_b.txt", "--impostors", folders["impostors"],
+                     "--explain", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    rows = {line.split()[0]: line for line in lines if line.startswith("by_")}
+    assert "different author" in rows["by_b.txt"]
+    assert "most discriminating words" in done.stdout
+    assert "4 known texts" in done.stdout
+
+
+def test_json_and_csv(folders):
+    done = hclib_cli(folders["known"], folders["texts"], "--impostors", folders["impostors"],
+                     "--json", "--explain", "2")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    by = {t["text"]: t for t in payload["texts"]}
+    assert set(by) == {"by_a.txt", "by_b.txt"}
+    assert by["by_b.txt"]["probability"] < 0.5 < by["by_a.txt"]["probability"]
+    assert by["by_b.txt"]["p_value"] == pytest.approx(0.2)  # 1 / (4 + 1)
+    assert len(by["by_b.txt"]["words"]) <= 2
+    done = hclib_cli(folders["known"], folders["texts"], "--impostors", folders["impostors"],
+                     "--csv")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[0].startswith("text,probability,decision,p_value")
+
+
+def pan_problems(base: Path, rng: np.random.Generator, n: int = 8) -> dict[str, bool]:
+    truth = {}
+    for i in range(n):
+        a = author(rng)
+        same = i % 2 == 0
+        folder = base / f"EN{i:03d}"
+        folder.mkdir(parents=True)
+        for k in range(3):
+            (folder / f"known{k + 1:02d}.txt").write_text(text(rng, a, 500), encoding="utf-8")
+        (folder / "unknown.txt").write_text(text(rng, a if same else author(rng), 500),
+                                            encoding="utf-8")
+        truth[folder.name] = same
+    (base / "truth.txt").write_text("".join(f"{k} {'Y' if v else 'N'}\n"
+                                            for k, v in truth.items()), encoding="utf-8")
+    return truth
+
+
+def pan_pairs(base: Path, rng: np.random.Generator, n: int = 8) -> dict[str, bool]:
+    base.mkdir(parents=True)
+    truth, pairs = {}, []
+    for i in range(n):
+        a = author(rng)
+        same = i % 2 == 1
+        pairs.append({"id": f"p{i}", "fandoms": ["x", "y"],
+                      "pair": [text(rng, a, 1500), text(rng, a if same else author(rng), 800)]})
+        truth[f"p{i}"] = same
+    (base / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    (base / "truth.jsonl").write_text("".join(json.dumps({"id": k, "same": v}) + "\n"
+                                              for k, v in truth.items()))
+    return truth
+
+
+def test_formats_round_trip(tmp_path):
+    rng = np.random.default_rng(0)
+    truth = pan_problems(tmp_path / "p13", rng, 3)
+    assert dataset_format(tmp_path / "p13") == "problems"
+    problems = read_dataset(tmp_path / "p13")
+    assert [p.id for p in problems] == sorted(truth)
+    assert all(isinstance(p, VerificationProblem) and len(p.known) == 3 for p in problems)
+    assert read_truth(tmp_path / "p13") == truth
+    answers = {"EN000": 0.25, "EN001": 0.5, "EN002": 1.0}
+    write_answers(tmp_path / "answers.txt", answers, "problems")
+    assert (tmp_path / "answers.txt").read_text().splitlines()[0] == "EN000 0.250000"
+    assert read_answers(tmp_path / "answers.txt", "problems") == answers
+    truth = pan_pairs(tmp_path / "p20", rng, 3)
+    assert dataset_format(tmp_path / "p20") == "pairs"
+    problems = read_dataset(tmp_path / "p20")
+    assert [p.id for p in problems] == list(truth) and len(problems[0].known) == 1
+    assert read_truth(tmp_path / "p20") == truth
+    write_answers(tmp_path / "answers.jsonl", {"p0": 0.75}, "pairs")
+    assert json.loads((tmp_path / "answers.jsonl").read_text()) == {"id": "p0", "value": 0.75}
+    assert read_answers(tmp_path / "answers.jsonl", "pairs") == {"p0": 0.75}
+    with pytest.raises(ValueError, match="not a probability"):
+        write_answers(tmp_path / "bad.txt", {"x": 1.5}, "problems")
+    with pytest.raises(ValueError, match="neither pairs.jsonl"):
+        dataset_format(tmp_path)
+
+
+def test_a_link_leading_outside_is_refused(tmp_path):
+    rng = np.random.default_rng(1)
+    pan_problems(tmp_path / "data", rng, 2)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside text " * 50)
+    target = tmp_path / "data" / "EN000" / "known02.txt"
+    target.unlink()
+    target.symlink_to(secret)
+    with pytest.raises(ValueError, match="outside the dataset"):
+        read_dataset(tmp_path / "data")
+    done = hclib_cli("--pan", tmp_path / "data", "--out", tmp_path / "a.txt")
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "outside" in done.stderr
+
+
+@pytest.mark.parametrize("layout", ["problems", "pairs"])
+def test_pan_dataset_answers_and_truth(tmp_path, layout):
+    rng = np.random.default_rng(3)
+    make = pan_problems if layout == "problems" else pan_pairs
+    truth = make(tmp_path / "test", rng)
+    make(tmp_path / "train", rng)
+    out = tmp_path / ("answers.txt" if layout == "problems" else "answers.jsonl")
+    done = hclib_cli("--pan", tmp_path / "test", "--out", out, "--truth")
+    assert done.returncode == 0, done.stderr
+    answers = read_answers(out, layout)
+    assert set(answers) == set(truth)
+    same = np.mean([answers[k] for k, v in truth.items() if v])
+    different = np.mean([answers[k] for k, v in truth.items() if not v])
+    assert same > different
+    scores = dict(line.split() for line in done.stdout.splitlines())
+    assert set(scores) >= {"auc", "c_at_1", "cllr", "overall"}
+    assert float(scores["auc"]) > 0.7
+    done = hclib_cli("--pan", tmp_path / "test", "--out", out, "--train", tmp_path / "train")
+    assert done.returncode == 0, done.stderr
+    assert set(read_answers(out, layout)) == set(truth)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nowhere", "x.txt"], "is not a folder"),
+    ([], "give KNOWN_DIR"),
+    (["--pan", "nowhere", "--out", "a.txt"], "is not a folder"),
+    (["--pan", "."], "needs --out"),
+    (["--out", "a.txt"], "--pan only"),
+    (["--band", "0.7"], "--band"),
+])
+def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
+    done = hclib_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert message in done.stderr
+
+
+def test_bad_dataset_and_missing_text(folders, tmp_path):
+    done = hclib_cli("--pan", tmp_path, "--out", tmp_path / "a.txt")
+    assert done.returncode == 2 and "neither pairs.jsonl" in done.stderr
+    (tmp_path / "pairs.jsonl").write_text('{"id": "x", "pair": ["only one"]}\n')
+    done = hclib_cli("--pan", tmp_path, "--out", tmp_path / "a.txt")
+    assert done.returncode == 2 and "two texts" in done.stderr
+    done = hclib_cli(folders["known"], tmp_path / "missing.txt")
+    assert done.returncode == 2 and "does not exist" in done.stderr
