@@ -222,3 +222,40 @@ def test_default_gutenberg_pool():
     assert gutenberg_pool() is pool  # prepared once
     dickens = [a for a in pool.authors if a.startswith("Dickens")]
     assert len(pool.without(dickens)) == 110 - len(dickens)
+
+
+def test_separation_is_the_auc_of_telling_impostors_from_known_texts() -> None:
+    from hclib.verification.verify import separation
+
+    rng = np.random.default_rng(11)
+    known, imp = rng.normal(0, 1, 23).round(1), rng.normal(0.8, 1, 17).round(1)
+    brute = np.mean([(i > k) + 0.5 * (i == k) for i in imp for k in known])
+    assert separation(known, imp) == pytest.approx(brute, abs=1e-12)
+    assert separation(np.zeros(3), np.ones(4)) == 1.0
+    assert np.isnan(separation(np.zeros(0), np.ones(4)))
+
+
+def test_easy_impostors_are_said_and_impostors_of_the_kind_are_not() -> None:
+    """Impostors drawn far from the author (a spread of 2 against the author's 0.2 from the
+    common base) are told apart from the known texts almost always, and the result says the
+    probability is relative to them; impostors as close to the base as the author is are
+    not flagged."""
+    rng = np.random.default_rng(3)
+    base = zipf()
+    a = base * np.exp(rng.normal(0, 0.2, base.size))
+    known = [text(rng, a / a.sum(), 800) for _ in range(8)]
+    questioned = [text(rng, a / a.sum(), 800)]
+
+    def impostors(spread: float) -> ImpostorPool:
+        out = []
+        for _ in range(12):
+            p = base * np.exp(rng.normal(0, spread, base.size))
+            out.append(text(rng, p / p.sum(), 1500))
+        return impostor_pool(out)
+
+    far = verify(known, questioned, impostors=impostors(2.0), vocabulary=WORDS, min_tokens=10)
+    assert far.easy_impostors and far.calibration["separation"].min() > 0.9
+    assert "impostors of the texts' kind" in far.summary()
+    near = verify(known, questioned, impostors=impostors(0.05), vocabulary=WORDS,
+                  min_tokens=10)
+    assert not near.easy_impostors and near.notes() == []

@@ -134,7 +134,7 @@ def _payload(result: Verification, explain: int) -> dict[str, Any]:
         rows.append(entry)
     return {"method": result.method.name, "features": str(result.features),
             "known_texts": result.known, "impostors": result.impostors,
-            "band": result.band, "texts": rows}
+            "band": result.band, "notes": result.notes(), "texts": rows}
 
 
 def _print_table(result: Verification, explain: int) -> None:

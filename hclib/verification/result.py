@@ -12,7 +12,11 @@ import pandas as pd
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
-__all__ = ["COLUMNS", "Verification"]
+__all__ = ["COLUMNS", "EASY_IMPOSTORS", "Verification"]
+
+#: The separation of known and impostor scores (an AUC) from which the impostors are called
+#: too easy to calibrate against (:attr:`Verification.easy_impostors`).
+EASY_IMPOSTORS = 0.9
 
 #: The columns of ``Verification.table`` and what they mean.
 COLUMNS: dict[str, str] = {
@@ -116,8 +120,30 @@ class Verification:
                          f"{int(row['tokens']):>7} {int(row['in_vocabulary']):>7}")
         return "\n".join(line.rstrip() for line in lines)
 
+    @property
+    def easy_impostors(self) -> bool:
+        """True when the probability was calibrated on impostors that the score tells from
+        the known texts with few errors (separation ≥ :data:`EASY_IMPOSTORS` at some
+        calibration length; :func:`~hclib.verification.verify.separation`)."""
+        if self.trained or "separation" not in self.calibration:
+            return False
+        return bool((self.calibration["separation"] >= EASY_IMPOSTORS).any())
+
+    def notes(self) -> list[str]:
+        """What the reader must know to read the probabilities (empty when nothing)."""
+        out = []
+        if self.easy_impostors:
+            share = float(self.calibration["separation"].max())
+            out.append(f"The impostors lie farther from the author than the author's own "
+                       f"texts do in {share:.0%} of pairs: the probability says 'closer "
+                       "than authors like these "
+                       "impostors', and texts by another author of the same kind can score "
+                       "'same author'. Give impostors of the texts' kind (impostors=, "
+                       "--impostors DIR); the P-value does not depend on them.")
+        return out
+
     def summary(self) -> str:
-        """Two lines: the method, the known texts and the impostors."""
+        """The method, the known texts and the impostors; then the notes."""
         known = f"{len(self.known)} known text" + ("s" if len(self.known) != 1 else "")
         if self.split:
             known = "1 known text (cut in two halves)"
@@ -125,7 +151,8 @@ class Verification:
             "and impostors"
         return (f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
                 f"{known}; impostors: {self.impostors}.\nProbability fitted on {model}; "
-                f"no decision within 0.5 ± {self.band:g}.")
+                f"no decision within 0.5 ± {self.band:g}."
+                + "".join("\n" + note for note in self.notes()))
 
     def __str__(self) -> str:
         return self.render()

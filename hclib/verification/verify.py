@@ -73,7 +73,7 @@ from hclib.texts.tokens import most_frequent
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool
 from .result import Verification
 
-__all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel",
+__all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel", "separation",
            "fit_positions", "fit_verifier", "verify"]
 
 #: The method of :func:`verify` by default: HC†, the paper's HC discrepancy.
@@ -394,7 +394,9 @@ def _run(problem: _Problem, q_ids: list[np.ndarray], model: VerificationModel | 
         calibrations.append({"length": int(length), "texts": here.size,
                              "known windows": cal["known"].size,
                              "impostors": cal["impostors"].size, "known median": a,
-                             "impostor median": b, "intercept": float(coef[0]),
+                             "impostor median": b,
+                             "separation": separation(cal["known"], cal["impostors"]),
+                             "intercept": float(coef[0]),
                              "slope": float(-coef[1] / (fitted.model.scale[0]
                                                         if fitted is not None else 1.0))})
     frame = pd.DataFrame({"probability": cols["probability"], "p_value": cols["p_value"],
@@ -404,6 +406,25 @@ def _run(problem: _Problem, q_ids: list[np.ndarray], model: VerificationModel | 
                           "known_median": cols["known_median"],
                           "impostor_median": cols["impostor_median"]})
     return frame, calibrations, counts
+
+
+def separation(known: np.ndarray, impostors: np.ndarray) -> float:
+    r"""How far apart the impostors are from the author's own texts: the share of pairs
+    (known window, impostor) in which the impostor lies farther from the known corpus,
+
+    .. math:: \Pr(s_{\text{impostor}} > s_{\text{known}}) + \tfrac12
+              \Pr(s_{\text{impostor}} = s_{\text{known}})
+
+    (the AUC of the score at telling them apart). Near 1 the impostors are all farther than
+    every known text: a probability calibrated on them says "closer than authors like these",
+    and a text by another author of the same kind can look like the author's."""
+    k, i = np.asarray(known, dtype=float), np.asarray(impostors, dtype=float)
+    if k.size == 0 or i.size == 0:
+        return float("nan")
+    ks = np.sort(k)
+    below = np.searchsorted(ks, i, side="left")
+    ties = np.searchsorted(ks, i, side="right") - below
+    return float((below + 0.5 * ties).sum() / (k.size * i.size))
 
 
 def _decisions(prob: np.ndarray, answerable: np.ndarray, band: float) -> np.ndarray:
