@@ -80,7 +80,7 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.protocols import (Protocol, TokenCache, get_protocol, ignored_words,
                                    protocol_tables)
 from hclib.texts.sources import KnownTexts, known_texts, unknown_texts
-from hclib.texts.tokens import count_matrix, most_frequent
+from hclib.texts.tokens import choose_vocabulary, count_matrix
 
 from .loo import (LOO_CHOICES, grouped_loo_own, grouped_loo_table, groups_per_author,
                   loo_matches, loo_rows, loo_sample)
@@ -103,19 +103,7 @@ AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
 
 
 def _vocabulary(vocabulary: Any, known_items: list[list[str]], method: Method) -> list[str]:
-    if vocabulary is None or (isinstance(vocabulary, (int, np.integer))
-                              and not isinstance(vocabulary, bool)):
-        n = method.n_words if vocabulary is None else int(vocabulary)
-        if n < 2:
-            raise ValueError(f"vocabulary must be at least 2 items, got {n}")
-        return most_frequent(known_items, n)
-    if isinstance(vocabulary, str) or not isinstance(vocabulary, Sequence):
-        raise TypeError("vocabulary must be a number of most frequent items or a list of items, "
-                        f"got {type(vocabulary).__name__}")
-    vocab = list(dict.fromkeys(vocabulary))
-    if len(vocab) < 2 or not all(isinstance(w, str) for w in vocab):
-        raise ValueError("vocabulary must list at least two distinct items (strings)")
-    return vocab
+    return choose_vocabulary(vocabulary, known_items, method.n_words)
 
 
 @dataclass

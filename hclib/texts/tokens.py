@@ -47,6 +47,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
 from itertools import chain
 
 import numpy as np
@@ -59,6 +60,7 @@ __all__ = [
     "ngrams",
     "count_matrix",
     "most_frequent",
+    "choose_vocabulary",
     "group_documents",
     "union_most_frequent",
     "first_n",
@@ -237,6 +239,26 @@ def most_frequent(docs: Iterable[Sequence[str]], n: int) -> list[str]:
     """
     n = _check_n(n)
     return _top(_pooled_counts(docs), n)
+
+
+def choose_vocabulary(vocabulary: Any, docs: Sequence[Sequence[str]], default: int
+                      ) -> list[str]:
+    """The vocabulary a tool compares over: ``None`` -> the ``default`` most frequent items of
+    ``docs``, a number ``n`` -> the ``n`` most frequent (:func:`most_frequent`), a list of
+    items -> that list without repeats. At least two items."""
+    if vocabulary is None or (isinstance(vocabulary, (int, np.integer))
+                              and not isinstance(vocabulary, bool)):
+        n = default if vocabulary is None else int(vocabulary)
+        if n < 2:
+            raise ValueError(f"vocabulary must be at least 2 items, got {n}")
+        return most_frequent(docs, n)
+    if isinstance(vocabulary, str) or not isinstance(vocabulary, Sequence):
+        raise TypeError("vocabulary must be a number of most frequent items or a list of items, "
+                        f"got {type(vocabulary).__name__}")
+    vocab = list(dict.fromkeys(vocabulary))
+    if len(vocab) < 2 or not all(isinstance(w, str) for w in vocab):
+        raise ValueError("vocabulary must list at least two distinct items (strings)")
+    return vocab
 
 
 def group_documents(

@@ -68,7 +68,7 @@ from hclib.attribution.methods import Method, get
 from hclib.calibration import ConfidenceModel, conformal_pvalues, fit_confidence
 from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import known_texts, read_folder, unknown_texts
-from hclib.texts.tokens import most_frequent
+from hclib.texts.tokens import choose_vocabulary
 
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool
 from .result import Verification
@@ -290,18 +290,7 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
 
 def _vocabulary(vocabulary: int | Sequence[str] | None, items: list[list[str]],
                 m: Method) -> list[str]:
-    if vocabulary is None or isinstance(vocabulary, (int, np.integer)):
-        n = m.n_words if vocabulary is None else check_positive_int(vocabulary, "vocabulary")
-        if n < 2:
-            raise ValueError(f"vocabulary must be at least 2 items, got {n}")
-        return most_frequent(items, n)
-    if isinstance(vocabulary, str) or not isinstance(vocabulary, Sequence):
-        raise TypeError("vocabulary must be a number of items or a list of items, got "
-                        f"{type(vocabulary).__name__}")
-    vocab = list(dict.fromkeys(vocabulary))
-    if len(vocab) < 2 or not all(isinstance(w, str) for w in vocab):
-        raise ValueError("vocabulary must list at least two distinct items (strings)")
-    return vocab
+    return choose_vocabulary(vocabulary, items, m.n_words)
 
 
 def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
