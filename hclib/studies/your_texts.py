@@ -1,0 +1,125 @@
+r"""The accuracy on *your* texts (issue 35): the expected accuracy of :func:`hclib.attribute`
+on the texts being attributed, and ``p_outsider``, checked against the truth on the book's
+corpora.
+
+Selection rule (written and committed before any of these runs). Every run uses the
+defaults of :func:`hclib.attribute` (Fisher on words, ``loo_match="bracket"``); nothing is
+tuned on these results.
+
+* :func:`gutenberg_expected`: the chapter's Gutenberg folds (:func:`hclib.studies.trust.work_pieces`,
+  12 authors, 3 works, 4 pieces of 2,000 words; each work in turn disputed, the known
+  pieces grouped by work), ``skip`` 0 and the first confirmation set (``skip`` 12): per fold,
+  the expected accuracy (value and 95 % interval) against the share of the disputed pieces
+  attributed right;
+* :func:`federalist_outsiders`: known texts Hamilton's 51 and Madison's 14 papers, texts to
+  attribute the 12 disputed papers (taken to be Madison's) and Jay's 5 (by neither): the
+  expected accuracy against the real one (a Jay paper is right only when rejected), each
+  Jay paper's ``p_outsider`` and how many of the 17 are rejected with
+  ``reject=0.5, reject_by="outsider"``;
+* :func:`novel_rejections`: the same 12 Gutenberg authors, each with its first two works
+  (whole) as known texts and its third work (whole) to attribute: how many are attributed
+  right, and how many of those ``reject=0.5, reject_by="outsider"`` would reject (the target:
+  none);
+* :func:`pan_expected`: every PAN 2018 English problem, training and test: the expected
+  accuracy against the real one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from hclib.attribution.pipeline import attribute
+
+__all__ = ["federalist_outsiders", "gutenberg_expected", "novel_rejections", "pan_expected"]
+
+#: ``reject=`` of the outsider checks (``reject_by="outsider"``).
+OUTSIDER_LEVEL = 0.5
+
+
+def _row(name: str, result: Any, right: np.ndarray, **extra: Any) -> dict[str, Any]:
+    e = result.expected_accuracy
+    return {"problem": name, "texts": e.n, "expected": e.value, "low": e.low, "high": e.high,
+            "real": float(np.mean(right)), "loo": result.accuracy.value,
+            "outsiders": e.outsiders, **extra}
+
+
+def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataFrame:
+    """Expected against real accuracy on every fold of the Gutenberg piece sets (module
+    docstring); ``options`` go to :func:`hclib.attribute`."""
+    from .trust import _fold, work_pieces
+    rows = []
+    for skip in skips:
+        pieces = work_pieces(skip=skip)
+        for fold in sorted(pieces["work"].unique()):
+            known, groups, unknown, truth = _fold(pieces, fold)
+            res = attribute(known, unknown, groups=groups, progress=False, **options)
+            right = (res.prediction == truth).to_numpy()
+            rows.append(_row(f"gutenberg skip {skip} fold {fold}", res, right))
+    return pd.DataFrame(rows)
+
+
+def federalist_outsiders(**options: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the expected and real accuracy on the disputed papers alone and with Jay's, and the
+    verdicts of the 17 with ``true``; module docstring)."""
+    from hclib.corpora.federalist import load_federalist
+    papers = load_federalist()
+    known = {a: list(papers[papers["author"] == a]["text"]) for a in ("Hamilton", "Madison")}
+    test = papers[papers["author"].isin(["disputed", "Jay"])]
+    unknown = {f"{a} {n}": t for a, n, t in zip(test["author"], test["doc_id"], test["text"])}
+    truth = pd.Series(np.where(test["author"] == "Jay", "<UNK>", "Madison"),
+                      index=list(unknown))
+    res = attribute(known, unknown, progress=False, **options)
+    rejecting = res.with_reject(OUTSIDER_LEVEL, "outsider")
+    v = res.verdicts.assign(true=truth, rejected=rejecting.verdicts["status"] == "rejected")
+    rows = [_row("federalist disputed + Jay", res, (res.prediction == truth).to_numpy()),
+            _row("federalist disputed + Jay, reject by outsider", rejecting,
+                 (rejecting.prediction == truth).to_numpy())]
+    disputed = {k: t for k, t in unknown.items() if k.startswith("disputed")}
+    alone = attribute(known, disputed, progress=False, **options)
+    rows.append(_row("federalist disputed alone", alone,
+                     (alone.prediction == "Madison").to_numpy()))
+    return pd.DataFrame(rows), v
+
+
+def novel_rejections(n_authors: int = 12, **options: Any) -> pd.DataFrame:
+    """The verdicts of each author's third whole work, the first two known (module
+    docstring), with ``true``, ``right`` and ``rejected`` (by the outsider rule)."""
+    from hclib.corpora import gutenberg
+    manifest = gutenberg.read_manifest()
+    long = manifest[manifest["n_words"] >= 8000].sort_values(["author", "doc_id"])
+    chosen = [a for a, w in long.groupby("author") if len(w) >= 3][:n_authors]
+    collection = gutenberg.load_collection(authors=chosen, vocabulary=10, progress=False)
+    known, unknown, truth = {}, {}, {}
+    for a in chosen:
+        works = list(long[long["author"] == a]["doc_id"].head(3))
+        known[a] = [gutenberg.read_text(collection, d) for d in works[:2]]
+        unknown[f"{a} {works[2]}"] = gutenberg.read_text(collection, works[2])
+        truth[f"{a} {works[2]}"] = a
+    res = attribute(known, unknown, progress=False, **options)
+    rejecting = res.with_reject(OUTSIDER_LEVEL, "outsider")
+    v = res.verdicts.assign(true=pd.Series(truth))
+    v["right"] = v["author"] == v["true"]
+    v["rejected"] = rejecting.verdicts["status"] == "rejected"
+    v.attrs["expected"] = res.expected_accuracy
+    return v
+
+
+def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: Any
+                 ) -> pd.DataFrame:
+    """Expected against real accuracy on every PAN 2018 English problem (module docstring)."""
+    from hclib.corpora import load_pan18
+    rows = []
+    for collection in collections:
+        table = load_pan18(collection)
+        for problem, part in table.groupby("problem", sort=False):
+            known_rows = part[part["role"] == "known"]
+            known = {a: list(g["text"]) for a, g in known_rows.groupby("author", sort=False)}
+            test = part[part["role"] == "unknown"]
+            res = attribute(known, dict(zip(test["doc_id"], test["text"])), progress=False,
+                            **options)
+            right = (res.prediction.to_numpy() == test["author"].to_numpy())
+            rows.append(_row(f"pan18 {collection} {problem}", res, right))
+    return pd.DataFrame(rows)
