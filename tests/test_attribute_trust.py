@@ -206,3 +206,21 @@ def test_reject_by_outsider_needs_two_texts_per_author() -> None:
     with pytest.raises(ValueError, match="reject_by must be"):
         hclib.attribute(known, ["waa wab " * 40], reject=0.5, reject_by="nobody",
                         progress=False)
+
+
+def test_length_fit_compares_like_with_like() -> None:
+    """Discrepancies that grow with length: the residual of a long text of the author is
+    as small as a short one's, an outsider's large at any length."""
+    from hclib.calibration import length_fit
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(200, 3000, 40).astype(float)
+    author = ["a"] * 20 + ["b"] * 20
+    d = 2.0 * tokens + np.where(np.array(author) == "a", 0.0, 100.0) + rng.normal(0, 20, 40)
+    fit = length_fit(d, tokens, author)
+    assert fit.slopes[0] + fit.slopes[1] / 1000 == pytest.approx(2.0, abs=0.3)
+    u = fit.features([2 * 3000 + 10, 2 * 200 + 10, 2 * 1000 + 400], [3000, 200, 1000],
+                     ["a", "a", "a"])
+    assert abs(u[0, 2]) < 2 and abs(u[1, 2]) < 2 and u[2, 2] > 10  # residual / scale
+    assert u[2, 0] == 1.0 and 0 < u[0, 0] < 1  # the rank among a's own residuals
+    with pytest.raises(ValueError, match="one discrepancy"):
+        length_fit(d[:3], tokens, author)

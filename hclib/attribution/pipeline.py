@@ -35,13 +35,19 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
    the first), ``"rejected"`` (step 6), else ``"attributed"``;
 6. the ``confidence`` of a verdict, the estimated probability that it is right: a logistic
    model of margin, evidence and rank score fitted on the known texts' grouped
-   leave-one-out verdicts (:mod:`hclib.calibration.confidence`). Open set: with
+   leave-one-out verdicts (:mod:`hclib.calibration.confidence`), at least :math:`1/C` with
+   :math:`C` candidates; ``p_outsider``, the probability that the author is none of the
+   candidates, learned by leaving each candidate out in turn and compared at matched length
+   (:mod:`hclib.calibration.outsider`); and from both the
+   :attr:`~hclib.attribution.result.Attribution.expected_accuracy` on the texts attributed,
+   with an interval from refitted calibrations (:mod:`hclib.attribution.trust`). Open set: with
    ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
    :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
    that author's corpus than a share ``level`` of the author's own known texts are
    (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
-   :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
+   :math:`n/(n+1)`), (``reject_by="confidence"``) when its confidence is below ``level``,
+   or (``reject_by="outsider"``) when its ``p_outsider`` exceeds ``level``;
 7. with ``compare=True`` (the command line: up to
    :data:`~hclib.attribution.options.COMPARE_UP_TO` known texts) the other configurations of
    :data:`~hclib.attribution.pipeline.AUTO_METHODS` are scored the same way, and
@@ -283,7 +289,7 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length. Also their insider and
-    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`; ``None`` without ranks)."""
+    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)."""
     if not rows.size:
         return None
     rng = np.random.default_rng(0)
@@ -310,9 +316,8 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     source = [result.known_tokens.index[i] for i in sample] \
         if result.known_tokens is not None else names
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
-    both = None if ranks is None else tuple(
-        b.assign(_source=source) for b in insider_outsider(result, frame, ranks, evidence,
-                                                            true))
+    both = tuple(b.assign(_source=source)
+                 for b in insider_outsider(result, frame, ranks, evidence, true))
     return base, both
 
 
@@ -397,7 +402,7 @@ def attribute(
     vocabulary: int | Sequence[str] | None = None,
     rule: Literal["min", "rank"] = "min",
     reject: float | None = None,
-    reject_by: Literal["rank", "confidence"] = "rank",
+    reject_by: Literal["rank", "confidence", "outsider"] = "rank",
     min_tokens: int = MIN_TOKENS,
     groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
     loo_match: Literal["none", "group", "thin", "bracket"] = DEFAULT_LOO_MATCH,
@@ -438,7 +443,9 @@ def attribute(
         answered ``"<UNK>"`` when its rank-calibrated score to the chosen author exceeds the
         level (further from the author than that share of the author's own texts); with
         ``reject_by="confidence"`` when its confidence (the estimated probability that the
-        verdict is right) is below the level.
+        verdict is right) is below the level; with ``reject_by="outsider"`` when its
+        ``p_outsider`` (the probability that its author is none of the candidates) is above
+        the level.
     min_tokens
         The evidence floor: a text with fewer tokens inside the vocabulary gets the status
         ``"insufficient evidence"`` and no author (default

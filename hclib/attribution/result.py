@@ -287,8 +287,11 @@ class Attribution:
         """The table of verdicts, one row per text.
 
         Columns: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient evidence>``),
-        runner-up, margin, discrepancy, rank score, confidence, tokens, tokens inside the
-        vocabulary, and status (:data:`~hclib.attribution.options.STATUSES`)."""
+        runner-up, margin, discrepancy, rank score, tokens, tokens inside the vocabulary,
+        confidence (at least 1/C), ``p_outsider`` (the probability that the author is none
+        of the candidates) and status (:data:`~hclib.attribution.options.STATUSES`); a text
+        with insufficient evidence has no runner-up, margin, rank score, confidence or
+        ``p_outsider`` (NaN)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 

@@ -33,8 +33,9 @@ from dataclasses import replace
 import pandas as pd
 
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, expected_accuracy,
-                               fit_confidence, fit_outsider, outsider_features,
+                               fit_confidence, fit_outsider, length_fit,
                                outsider_posterior)
+from hclib.calibration.outsider import LengthFit
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "expected", "fit_outsider_model",
            "insider_outsider", "p_outsider"]
@@ -81,9 +82,8 @@ class Calibration:
     u: np.ndarray | None = None
     outsider: np.ndarray | None = None
     u_source: np.ndarray | None = None
-    # each candidate's median and MAD of its own leave-one-out discrepancies
-    centre: dict[Hashable, float] = field(default_factory=dict)
-    spread: dict[Hashable, float] = field(default_factory=dict)
+    # the discrepancy against the length, on the candidates' own leave-one-out values
+    lengths: LengthFit | None = None
     _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
         default_factory=list, repr=False)
 
@@ -107,20 +107,6 @@ class Calibration:
         return out
 
 
-def reference_spread(values: np.ndarray) -> tuple[float, float]:
-    """The median and MAD of an author's own leave-one-out discrepancies (the standard
-    deviation where the MAD is 0, else 1)."""
-    v = np.asarray(values, dtype=np.float64)
-    v = v[np.isfinite(v)]
-    if not v.size:
-        return 0.0, 1.0
-    centre = float(np.median(v))
-    spread = float(np.median(np.abs(v - centre)))
-    if not spread > 0:
-        spread = float(v.std()) if v.std() > 0 else 1.0
-    return centre, spread
-
-
 def right_probability(status: np.ndarray, confidence: np.ndarray,
                       p_outsider: np.ndarray) -> np.ndarray:
     """Each verdict's probability of being right (module docstring); a NaN ``p_outsider``
@@ -138,13 +124,10 @@ def outsider_q(result: Any, base: pd.DataFrame,
     (:mod:`hclib.calibration.outsider`); NaN for a tie or too little evidence."""
     model = result.outsider_model if model is None else model
     cal = result.calibration
-    if model is None or cal is None or "rank_score" not in base or not len(base):
+    if model is None or cal is None or cal.lengths is None or not len(base):
         return np.full(len(base), np.nan)
-    author = base["author"].to_numpy()
-    u = outsider_features(base["rank_score"], base["discrepancy"],
-                          [cal.centre[a] for a in author], [cal.spread[a] for a in author],
-                          base["in_vocabulary"])
-    q = model.predict(u)
+    q = model.predict(cal.lengths.features(base["discrepancy"], base["in_vocabulary"],
+                                           list(base["author"])))
     short = base["in_vocabulary"].to_numpy() < max(result.min_tokens, 1)
     return np.where(short | base["_tie"].to_numpy(dtype=bool), np.nan, q)
 
@@ -187,7 +170,7 @@ def expected(result: Any) -> ExpectedAccuracy:
     return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
 
 
-def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame,
+def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
                       evidence: pd.DataFrame, true: pd.Series
                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The verdicts (:meth:`Attribution._base`) of known texts as insiders (every candidate)
@@ -195,10 +178,14 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame,
     inside = result._base(d, r, evidence)
     own = np.array([result.candidates.index(a) for a in true])
     at = np.arange(len(own))
-    dv, rv = d.to_numpy(copy=True), r.to_numpy(copy=True)
-    dv[at, own], rv[at, own] = np.inf, np.inf
-    outside = result._base(pd.DataFrame(dv, index=d.index, columns=d.columns),
-                           pd.DataFrame(rv, index=r.index, columns=r.columns), evidence)
+    dv = d.to_numpy(copy=True)
+    dv[at, own] = np.inf
+    rr = None
+    if r is not None:
+        rv = r.to_numpy(copy=True)
+        rv[at, own] = np.inf
+        rr = pd.DataFrame(rv, index=r.index, columns=r.columns)
+    outside = result._base(pd.DataFrame(dv, index=d.index, columns=d.columns), rr, evidence)
     return inside, outside
 
 
@@ -208,8 +195,14 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     """The outsider model (:mod:`hclib.calibration.outsider`) of the known texts' insider and
     outsider verdicts (:func:`insider_outsider`, the unmatched leave-one-out and the
     excerpts), and ``calibration`` with its rows; ``None`` without ranks."""
-    if calibration is None or result.known_ranks is None or result._loo_reference is None:
+    if calibration is None or result._loo_reference is None:
         return None, calibration
+    groups = result.known_groups or list(range(len(result._known_labels)))
+    per_author: dict[Hashable, set] = {}
+    for a, g in zip(result._known_labels, groups):
+        per_author.setdefault(a, set()).add(g)
+    if min(len(g) for g in per_author.values()) < 2:
+        return None, calibration  # an author of one group: no own leave-one-out values
     assert result.known_tokens is not None
     evidence = result.known_tokens.loc[result.known_table.index]
     names = list(result.known_table.index)
@@ -220,10 +213,8 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
     ref = result._loo_reference
     owner = [result._known_labels[result._known_index[n]] for n in ref.index]
-    centre, spread = {}, {}
-    for a in result.candidates:
-        centre[a], spread[a] = reference_spread(
-            ref[a].to_numpy()[np.array([o == a for o in owner])])
+    own = ref.to_numpy()[np.arange(len(ref)), [result.candidates.index(o) for o in owner]]
+    lengths = length_fit(own, result.known_tokens.loc[ref.index, "in_vocabulary"], owner)
     floor = max(result.min_tokens, 1)
     frames, labels = [], []
     for frame, label in parts:
@@ -234,13 +225,9 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     y = np.concatenate(labels)
     if not rows.size or y.min() == y.max():
         return None, calibration
-    author = rows["author"].to_numpy()
-    u = outsider_features(rows["rank_score"], rows["discrepancy"],
-                          [centre[a] for a in author], [spread[a] for a in author],
-                          rows["in_vocabulary"])
+    u = lengths.features(rows["discrepancy"], rows["in_vocabulary"], list(rows["author"]))
     calibration = replace(calibration, u=u, outsider=y,
-                          u_source=rows["_source"].to_numpy(dtype=str),
-                          centre=centre, spread=spread)
+                          u_source=rows["_source"].to_numpy(dtype=str), lengths=lengths)
     return fit_outsider(u, y), calibration
 
 
