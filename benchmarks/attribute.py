@@ -19,8 +19,8 @@ Seeded synthetic texts: ``--authors`` authors (default 50) with ``--known`` know
 * **the whole call**: ``hclib.attribute(known, unknown, n_jobs=...)`` from the raw texts
   (tokenising, counting, scoring, leave-one-out, ranks, the confidence model and the
   excerpts it learns from, the outsider model), with its verdicts and its expected accuracy
-  read (the 100 refitted calibrations); the time of tokenising and counting alone is printed
-  above the table;
+  read (the calibrations refitted :data:`hclib.attribution.trust.REFITS` times); the time of
+  tokenising and counting alone is printed above the table;
 
 and prints each as a ratio to scoring alone (same ``n_jobs``), also the whole call less
 the time of tokenising and counting all the texts (serial; the fastest of ``--repeat``

@@ -166,8 +166,11 @@ def test_attribute_leads_with_the_expected_accuracy_and_rejects_outsiders(folder
     run = hclib_cmd("attribute", root / "known", root / "unknown", "--vocabulary", "60",
                     "--wide")
     assert run.returncode == 0, run.stderr
-    summary = run.stdout.split("\n\n")[1].splitlines()
-    assert summary[0].startswith(f"expected accuracy on these {len(truth)} texts: ")
+    lines = run.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("expected accuracy"))
+    assert lines[first - 1] == ""  # the summary leads with it, the known texts' after
+    assert lines[first].startswith(f"expected accuracy on these {len(truth)} texts: ")
+    assert any("accuracy on 12 known texts" in line for line in lines[first + 1:])
     assert "outsider" in run.stdout.splitlines()[0]  # the p_outsider column
     run = hclib_cmd("attribute", root / "known", root / "unknown", "--vocabulary", "60",
                     "--json", "--reject", "0.5", "--reject-by", "outsider")

@@ -83,15 +83,17 @@ class ConfidenceModel:
 
 def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
                    margin_scale: float = 1.0, weights: ArrayLike | None = None,
-                   bounds: list[tuple[float | None, float | None]] | None = None
-                   ) -> ConfidenceModel:
+                   bounds: list[tuple[float | None, float | None]] | None = None,
+                   start: ArrayLike | None = None) -> ConfidenceModel:
     """Fit the logistic confidence on features ``z`` (:func:`confidence_features`) and the
     0/1 truth ``correct`` of each verdict (module docstring for the regularisers).
 
     ``weights`` (default 1): each verdict counted that many times (a bootstrap resample).
     ``bounds``: the (low, high) of each slope, default the monotone signs of the module
     docstring (margin and evidence ≥ 0, rank score ≤ 0); other models of verdicts (e.g.
-    :mod:`hclib.calibration.outsider`) give their own."""
+    :mod:`hclib.calibration.outsider`) give their own. ``start``: the coefficients to start
+    from (e.g. those of the fit on every verdict, for a bootstrap refit); the minimiser is
+    the same."""
     z = np.atleast_2d(np.asarray(z, dtype=np.float64))
     y = np.asarray(correct, dtype=np.float64)
     if z.shape[0] != y.shape[0] or z.shape[0] == 0:
@@ -133,17 +135,19 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
     limits = [(None, None), *slopes]
     lo = np.array([-np.inf if a is None else a for a, _ in limits], dtype=np.float64)
     hi = np.array([np.inf if b is None else b for _, b in limits], dtype=np.float64)
-    beta = _projected_newton(loss, x, w, penalty, lo, hi)
+    beta = _projected_newton(loss, x, w, penalty, lo, hi,
+                             None if start is None else np.asarray(start, dtype=np.float64))
     return ConfidenceModel(beta, mean, scale, float(margin_scale), len(y))
 
 
 def _projected_newton(loss, x: np.ndarray, w: np.ndarray, penalty: np.ndarray,
-                      lo: np.ndarray, hi: np.ndarray, iterations: int = 100) -> np.ndarray:
+                      lo: np.ndarray, hi: np.ndarray, start: np.ndarray | None = None,
+                      iterations: int = 100) -> np.ndarray:
     """The minimiser of the penalised logistic ``loss`` within the bounds ``lo``, ``hi``:
     Newton steps on the coordinates not held at a bound by the gradient, projected onto the
     bounds, with a backtracking line search (a few milliseconds for any number of verdicts;
     the loss is strictly convex, so the minimiser is the one L-BFGS-B finds)."""
-    beta = np.clip(np.zeros(x.shape[1]), lo, hi)
+    beta = np.clip(np.zeros(x.shape[1]) if start is None else start, lo, hi)
     value, grad = loss(beta)
     for _ in range(iterations):
         p = expit(x @ beta)

@@ -88,9 +88,14 @@ class LengthFit:
                  author: Sequence[Hashable]) -> np.ndarray:
         """The (verdicts × 4) matrix :math:`(u_1, u_2, u_3, u_4)` of the module docstring."""
         e = np.nan_to_num(self.residual(discrepancy, tokens, author), nan=0.0)
-        rank = np.array([np.searchsorted(self.residuals[a], x, side="right")
-                         / max(self.residuals[a].size, 1) for a, x in zip(author, e)])
-        u = np.clip(e / np.array([self.scale[a] for a in author]), -_CLIP, _CLIP)
+        who = np.asarray(author, dtype=object)
+        rank, scale = np.zeros(e.size), np.ones(e.size)
+        for a in dict.fromkeys(author):
+            mine = who == a
+            ref = self.residuals[a]
+            rank[mine] = np.searchsorted(ref, e[mine], side="right") / max(ref.size, 1)
+            scale[mine] = self.scale[a]
+        u = np.clip(e / scale, -_CLIP, _CLIP)
         t = np.log1p(np.asarray(tokens, dtype=np.float64))
         return np.column_stack([rank, t, u, u * t]).reshape(len(e), 4)
 
@@ -129,14 +134,15 @@ def length_fit(discrepancy: ArrayLike, tokens: ArrayLike, author: Sequence[Hasha
 
 
 def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None = None,
-                 ridge: float = OUTSIDER_RIDGE) -> ConfidenceModel:
+                 ridge: float = OUTSIDER_RIDGE, start: ArrayLike | None = None
+                 ) -> ConfidenceModel:
     """The logistic model of :math:`q` (module docstring): ``predict(u)`` is the probability
     that a verdict of features ``u`` (:meth:`LengthFit.features`) is an outsider's, at even
     odds; a larger rank or residual never lowers it. The ridge is
     :data:`OUTSIDER_RIDGE`: outsiders are often far from every candidate, the two kinds of
     verdict all but separable, and a ridge of 1 would hold :math:`q` near 0.9 for a text
     three times as far as any known text."""
-    return fit_confidence(u, outsider, weights=weights, ridge=ridge,
+    return fit_confidence(u, outsider, weights=weights, ridge=ridge, start=start,
                           bounds=[(0.0, None), (None, None), (0.0, None), (None, None)])
 
 
