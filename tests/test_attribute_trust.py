@@ -224,3 +224,23 @@ def test_length_fit_compares_like_with_like() -> None:
     assert u[2, 0] == 1.0 and 0 < u[0, 0] < 1  # the rank among a's own residuals
     with pytest.raises(ValueError, match="one discrepancy"):
         length_fit(d[:3], tokens, author)
+
+
+def test_advice_compares_with_the_upper_end() -> None:
+    """The advice names another method only above this one's true upper end, whichever
+    leave-one-out of the bracket is the higher."""
+    from types import SimpleNamespace
+
+    from hclib.attribution.pipeline import _advice
+    v = hclib.calibration.wilson_interval
+    # the matched leave-one-out the higher: 31 of 46 against 19 of 46 (the issue's case)
+    mine = Accuracy("bracketed", 25.0, 46, 46, min(v(31, 46)[0], v(19, 46)[0]),
+                    max(v(31, 46)[1], v(19, 46)[1]), between=(31 / 46, 19 / 46))
+    me = SimpleNamespace(accuracy=mine)
+
+    def other(value: float) -> tuple:
+        return ("g2", "words", SimpleNamespace(accuracy=SimpleNamespace(value=value),
+                                               method=SimpleNamespace(label="G²")))
+    assert mine.high > 31 / 46
+    assert _advice(me, [other(0.75)]) is None  # inside the interval: no advice
+    assert _advice(me, [other(mine.high + 0.01)]).accuracy == pytest.approx(mine.high + 0.01)
