@@ -63,13 +63,15 @@ def test_notebook_html_is_a_summary_with_escaped_verdicts(problem) -> None:
     known, unknown, _ = problem
     known = {"<b>ann</b>" if a == "ann" else a: texts for a, texts in known.items()}
     unknown = {f"<i>{name}</i>": text for name, text in unknown.items()}
+    unknown["<i>short</i>"] = " ".join(unknown["<i>ann-0.txt</i>"].split()[:50])
     res = hclib.attribute(known, unknown, vocabulary=60, loo_match="none", progress=False,
-                          min_tokens=390)
+                          min_tokens=200)
     page = res._repr_html_()
     assert "<table>" in page and len(page) < 20_000
     assert "<b>" not in page and "<i>" not in page
     assert "&lt;b&gt;ann&lt;/b&gt;" in page and "&lt;i&gt;ann-0.txt&lt;/i&gt;" in page
     assert "&lt;insufficient evidence&gt;" in page  # the verdict labels are escaped too
+    assert "nan" not in page  # the short text's runner-up, margin and confidence: blank
     assert str(res.accuracy) in page.replace("&#x27;", "'")
 
 

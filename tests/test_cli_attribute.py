@@ -159,3 +159,26 @@ def test_pan_writes_answers_and_scores(folders, tmp_path) -> None:
     assert "mean macro-F1 1.000, mean accuracy 1.000" in run.stdout
     run = hclib_cmd("pan", tmp_path / "answers", "--out", tmp_path / "x")
     assert run.returncode == 2 and "collection-info.json is missing" in run.stderr
+
+
+def test_attribute_leads_with_the_expected_accuracy_and_rejects_outsiders(folders) -> None:
+    root, truth = folders
+    run = hclib_cmd("attribute", root / "known", root / "unknown", "--vocabulary", "60",
+                    "--wide")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("expected accuracy"))
+    assert lines[first - 1] == ""  # the summary leads with it, the known texts' after
+    assert lines[first].startswith(f"expected accuracy on these {len(truth)} texts: ")
+    assert any("accuracy on 12 known texts" in line for line in lines[first + 1:])
+    assert "outsider" in run.stdout.splitlines()[0]  # the p_outsider column
+    run = hclib_cmd("attribute", root / "known", root / "unknown", "--vocabulary", "60",
+                    "--json", "--reject", "0.5", "--reject-by", "outsider")
+    assert run.returncode == 0, run.stderr
+    payload = json.loads(run.stdout)
+    expected = payload["expected_accuracy"]
+    assert expected["low"] <= expected["value"] <= expected["high"]
+    assert payload["reject_by"] == "outsider"
+    assert all(0 <= t["p_outsider"] <= 1 for t in payload["texts"])
+    bad = hclib_cmd("attribute", root / "known", root / "unknown", "--reject-by", "nobody")
+    assert bad.returncode == 2

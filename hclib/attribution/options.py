@@ -12,7 +12,7 @@ from .methods import RECOMMENDED_HC
 
 __all__ = ["UNK", "TIE", "INSUFFICIENT", "STATUSES", "RULES", "MIN_TOKENS",
            "DEFAULT_METHOD", "DEFAULT_NOTE", "DEFAULT_LOO_MATCH", "LOO_TEXTS",
-           "CALIBRATION_EXCERPTS", "EXCERPT_SHARES", "COMPARE_UP_TO"]
+           "CALIBRATION_EXCERPTS", "EXCERPT_SHARES", "COMPARE_UP_TO", "REJECT_BY"]
 
 #: The answer "none of the candidates" (PAN's format).
 UNK = "<UNK>"
@@ -66,10 +66,21 @@ def _check_level(level: Any) -> float | None:
     return float(level)
 
 
+#: What ``reject=`` acts on: the rank score, the confidence or the probability of an
+#: outsider author.
+REJECT_BY: tuple[str, ...] = ("rank", "confidence", "outsider")
+
+
 def _check_reject_by(by: Any) -> str:
-    if by not in ("rank", "confidence"):
-        raise ValueError(f"reject_by must be 'rank' or 'confidence', got {by!r}")
+    if by not in REJECT_BY:
+        raise ValueError(f"reject_by must be 'rank', 'confidence' or 'outsider', got {by!r}")
     return str(by)
+
+
+def _no_outsider_message(labels: Sequence[Hashable]) -> str:
+    return ("reject_by='outsider' needs the probability of an outsider author, learned from "
+            "candidates with at least two known texts (or works) each: "
+            + _single_text_message(labels))
 
 
 def _check_min_tokens(n: Any) -> int:

@@ -35,13 +35,19 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
    the first), ``"rejected"`` (step 6), else ``"attributed"``;
 6. the ``confidence`` of a verdict, the estimated probability that it is right: a logistic
    model of margin, evidence and rank score fitted on the known texts' grouped
-   leave-one-out verdicts (:mod:`hclib.calibration.confidence`). Open set: with
+   leave-one-out verdicts (:mod:`hclib.calibration.confidence`), at least :math:`1/C` with
+   :math:`C` candidates; ``p_outsider``, the probability that the author is none of the
+   candidates, learned by leaving each candidate out in turn and compared at matched length
+   (:mod:`hclib.calibration.outsider`); and from both the
+   :attr:`~hclib.attribution.result.Attribution.expected_accuracy` on the texts attributed,
+   with an interval from refitted calibrations (:mod:`hclib.attribution.trust`). Open set: with
    ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
    :math:`\hat r` to the chosen author exceeds ``level``, i.e. when it is further from
    that author's corpus than a share ``level`` of the author's own known texts are
    (leave-one-out; ties count against the text; with :math:`n` known texts an author's own
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
-   :math:`n/(n+1)`), or (``reject_by="confidence"``) when its confidence is below ``level``;
+   :math:`n/(n+1)`), (``reject_by="confidence"``) when its confidence is below ``level``,
+   or (``reject_by="outsider"``) when its ``p_outsider`` exceeds ``level``;
 7. with ``compare=True`` (the command line: up to
    :data:`~hclib.attribution.options.COMPARE_UP_TO` known texts) the other configurations of
    :data:`~hclib.attribution.pipeline.AUTO_METHODS` are scored the same way, and
@@ -88,8 +94,9 @@ from .methods import RECOMMENDED_HC, Method, get
 from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DEFAULT_METHOD,
                       EXCERPT_SHARES, LOO_TEXTS, MIN_TOKENS, RULES, _check_level,
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
-                      _single_text_message)
+                      _no_outsider_message, _single_text_message)
 from .result import Advice, Attribution
+from .trust import Calibration, fit_outsider_model, insider_outsider
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -246,24 +253,31 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                 matched_ranks, index=loo_names, columns=cands))
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
                 for match in matches]
-    model = _fit_confidence(result, pd.concat(excerpts) if all(
-        e is not None for e in excerpts) else None)
+    full = all(e is not None for e in excerpts)
+    model, calibration = _fit_confidence(result, pd.concat([e[0] for e in excerpts])
+                                         if full else None)
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens, rows.size))
-    return replace(result, confidence_model=model)
+    outsider, calibration = fit_outsider_model(result, calibration,
+                                          excerpts[0][1] if full else None)
+    if outsider is None and reject is not None and reject_by == "outsider":
+        raise ValueError(_no_outsider_message(labels))
+    return replace(result, confidence_model=model, calibration=calibration,
+                   outsider_model=outsider)
 
 
 
 
 def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
                       options: dict[str, Any], loo_match: str = "none"
-                      ) -> pd.DataFrame | None:
+                      ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
     texts (seeded), each thinned to a share of its tokens drawn from
     :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
-    look like; known texts alone all have about one length."""
+    look like; known texts alone all have about one length. Also their insider and
+    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)."""
     if not rows.size:
         return None
     rng = np.random.default_rng(0)
@@ -285,27 +299,35 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
         ranks = pd.DataFrame(result._ranks_of(table), index=names, columns=cands)
     in_vocab = thin.sum(axis=1)
     evidence = pd.DataFrame({"tokens": in_vocab, "in_vocabulary": in_vocab}, index=names)
-    base = result._base(pd.DataFrame(table, index=names, columns=cands), ranks, evidence)
-    return base.assign(true=[labels[i] for i in sample])
+    frame = pd.DataFrame(table, index=names, columns=cands)
+    true = pd.Series([labels[i] for i in sample], index=names, dtype=object)
+    source = [result.known_tokens.index[i] for i in sample] \
+        if result.known_tokens is not None else names
+    base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
+    both = tuple(b.assign(_source=source)
+                 for b in insider_outsider(result, frame, ranks, evidence, true))
+    return base, both
 
 
 def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
-                    ) -> ConfidenceModel | None:
+                    ) -> tuple[ConfidenceModel | None, Calibration | None]:
     """The confidence model of the known texts' (grouped) leave-one-out verdicts (both
-    tables of a bracket) and of the ``excerpts`` of them (:func:`_excerpt_verdicts`)."""
+    tables of a bracket) and of the ``excerpts`` of them (:func:`_excerpt_verdicts`), and
+    the :class:`~hclib.attribution.trust.Calibration` of its rows."""
     if result.known_tokens is None or not len(result.known_table):
-        return None
+        return None, None
     evidence = result.known_tokens.loc[result.known_table.index]
+    names = list(result.known_table.index)
     base = result._base(result.known_table, result.known_ranks, evidence)
-    base = base.assign(true=result.known_authors)
+    base = base.assign(true=result.known_authors, _source=names)
     if result.matched_table is not None:
         matched = result._base(result.matched_table, result.matched_ranks, evidence)
-        base = pd.concat([base, matched.assign(true=result.known_authors)])
+        base = pd.concat([base, matched.assign(true=result.known_authors, _source=names)])
     if excerpts is not None:
         base = pd.concat([base, excerpts])
     use = (base["in_vocabulary"] >= max(result.min_tokens, 1)).to_numpy()
     if not use.any():
-        return None
+        return None, None
     base = base[use]
     correct = (base["author"] == base["true"]) & ~base["_tie"].astype(bool)
     margins = base["margin"].to_numpy()
@@ -313,7 +335,9 @@ def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
     scale = float(np.median(positive)) if positive.size else 1.0
     z = confidence_features(base["margin"], base["in_vocabulary"],
                             base["rank_score"] if "rank_score" in base else None, scale)
-    return fit_confidence(z, correct.to_numpy(), margin_scale=scale)
+    correct = correct.to_numpy()
+    return (fit_confidence(z, correct, margin_scale=scale),
+            Calibration(z, correct, base["_source"].to_numpy(dtype=str), scale))
 
 
 def _method_table(results: list[tuple[str, str, Attribution]], chosen: int) -> pd.DataFrame:
@@ -366,7 +390,7 @@ def attribute(
     vocabulary: int | Sequence[str] | None = None,
     rule: Literal["min", "rank"] = "min",
     reject: float | None = None,
-    reject_by: Literal["rank", "confidence"] = "rank",
+    reject_by: Literal["rank", "confidence", "outsider"] = "rank",
     min_tokens: int = MIN_TOKENS,
     groups: Mapping[Hashable, Sequence[Hashable]] | None = None,
     loo_match: Literal["none", "group", "thin", "bracket"] = DEFAULT_LOO_MATCH,
@@ -407,7 +431,9 @@ def attribute(
         answered ``"<UNK>"`` when its rank-calibrated score to the chosen author exceeds the
         level (further from the author than that share of the author's own texts); with
         ``reject_by="confidence"`` when its confidence (the estimated probability that the
-        verdict is right) is below the level.
+        verdict is right) is below the level; with ``reject_by="outsider"`` when its
+        ``p_outsider`` (the probability that its author is none of the candidates) is above
+        the level.
     min_tokens
         The evidence floor: a text with fewer tokens inside the vocabulary gets the status
         ``"insufficient evidence"`` and no author (default

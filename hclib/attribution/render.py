@@ -48,18 +48,22 @@ COLUMN_HELP: dict[str, str] = {
     "tokens": "the text's tokens (items of the feature set)",
     "in_vocabulary": "its tokens inside the vocabulary: the evidence the verdict rests on",
     "confidence": "estimated probability that the author is right (learned from the known "
-                  "texts' leave-one-out verdicts)",
+                  "texts' leave-one-out verdicts; at least 1/C of C candidates)",
+    "p_outsider": "estimated probability that the author is none of the candidates "
+                  "(learned by leaving each candidate out in turn)",
     "status": "attributed, rejected, tie, or insufficient evidence (below --min-tokens)",
 }
 #: How a column of :attr:`hclib.attribution.result.Attribution.verdicts` is headed in the table.
-COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank"}
+COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank",
+                                  "p_outsider": "outsider"}
 #: The width of the ``attribute`` table without ``--wide``.
 TABLE_WIDTH = 80
 
 
 
 def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
-    """The verdicts as a text table, any columns: real numbers with 3 decimals, names longer
+    """The verdicts as a text table, any columns: real numbers with 3 decimals (blank where
+    there is no value, e.g. the runner-up of a text with insufficient evidence), names longer
     than a third of ``width`` shortened in the middle, and the columns wrapped into blocks so
     that no line exceeds ``width`` (``None``: everything, in full)."""
     cols = [("text", [str(i) for i in verdicts.index], False)]
@@ -67,7 +71,8 @@ def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str
         values = verdicts[c]
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         real = pd.api.types.is_float_dtype(values)
-        cells = [f"{v:.3f}" if real and pd.notna(v) else str(v) for v in values]
+        cells = ["" if v is None or (isinstance(v, float) and math.isnan(v)) else
+                 f"{v:.3f}" if real else str(v) for v in values]  # blank: no value
         cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
     if width is not None:   # text columns shortened to a third of the width (at least 12)
         cap = max(12, (width - 4) // 3)
@@ -206,8 +211,8 @@ def _not_compared_line(result: Attribution) -> str:
 
 
 def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
-    """What the command line prints under the table: the setting, the accuracy, the
-    methods compared by ``method="auto"``, the advice about another method (worded for the
+    """What the command line prints under the table: the expected accuracy on the texts
+    attributed, the setting, the accuracy on the known texts, the methods compared by ``method="auto"``, the advice about another method (worded for the
     ``interface``, :data:`INTERFACES`), the methods left out of the comparison and the
     corpus-balance warning."""
     _check_interface(interface)
@@ -215,10 +220,11 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"
            if result.names_source != "none" else "") + ")")
-    lines = [f"{result.method.label}, features {result.features}, a vocabulary of "
+    lines = [str(result.expected_accuracy),
+             f"{result.method.label}, features {result.features}, a vocabulary of "
              f"{len(result.vocabulary)} items{setting}", str(result.accuracy)]
     if result.protocol is None and result.method.name == DEFAULT_METHOD[0] != "hc_dagger":
-        lines.insert(1, f"{DEFAULT_NOTE}; {_option(interface, 'method', 'hc_dagger')} for "
+        lines.insert(2, f"{DEFAULT_NOTE}; {_option(interface, 'method', 'hc_dagger')} for "
                         "the paper's method")
     if result.method_scores is not None:
         auto = "--method auto" if interface == "command" else "method=auto"
@@ -247,8 +253,9 @@ def to_frame(result: Attribution) -> pd.DataFrame:
 
 
 def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
-    """The settings, the accuracy on the known texts and every text's verdict and
-    discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
+    """The settings, the expected accuracy on the texts attributed (``expected_accuracy``:
+    ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``), the
+    accuracy on the known texts and every text's verdict and discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
     ``json.dumps``)."""
     _check_interface(interface)
     def num(v: Any) -> Any:
@@ -262,6 +269,7 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         entry["discrepancies"] = {str(c): num(v) for c, v in result.table.loc[name].items()}
         texts.append(entry)
     acc = result.accuracy
+    exp = result.expected_accuracy
     payload = {
         "method": result.method.name, "features": str(result.features),
         "vocabulary_size": len(result.vocabulary), "rule": result.rule, "reject": result.reject,
@@ -269,6 +277,9 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "gamma": result.gamma, "candidates": [str(c) for c in result.candidates],
         "protocol": None if result.protocol is None else result.protocol.name,
         "names_source": result.names_source,
+        "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
+                              "high": num(exp.high), "texts": exp.n,
+                              "outsiders": num(exp.outsiders), "refits": exp.refits},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
                      "texts": acc.n, "groups": acc.groups, "low": num(acc.low),
@@ -318,7 +329,8 @@ def html_summary(result: Attribution) -> str:
     lines = [f"{len(verdicts)} texts, {len(result.candidates)} candidates",
              *summary_lines(result)]
     head = verdicts.head(_HTML_VERDICTS)
-    cells = [[str(name), *(f"{v:.3f}" if isinstance(v, float) else str(v)
+    cells = [[str(name), *("" if v is None or (isinstance(v, float) and math.isnan(v))
+                           else f"{v:.3f}" if isinstance(v, float) else str(v)
                            for v in row)] for name, row in head.iterrows()]
     header = "".join(f"<th>{html.escape(COLUMN_LABELS.get(c, c))}</th>"
                      for c in ["text", *head.columns])

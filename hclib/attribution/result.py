@@ -27,10 +27,13 @@ from hclib.texts.protocols import Protocol
 
 from . import render
 from .methods import Method
+from . import trust
+from .trust import Calibration, ExpectedAccuracy
 from .options import (INSUFFICIENT, MIN_TOKENS, TIE, UNK, _check_level, _check_reject_by,
-                      _no_confidence_message, _single_text_message)
+                      _no_confidence_message, _no_outsider_message, _single_text_message)
 
-__all__ = ["BALANCE_RATIO", "Accuracy", "Advice", "Attribution", "Explanation"]
+__all__ = ["BALANCE_RATIO", "Accuracy", "Advice", "Attribution", "ExpectedAccuracy",
+           "Explanation"]
 
 
 #: The corpus-balance warning (:attr:`Attribution.balance`) is given under a corpus method when
@@ -72,8 +75,10 @@ class Accuracy:
 
     ``between`` (``loo_match="bracket"`` on grouped texts): the accuracies of the two
     leave-one-outs that bracket a new work's, ``(matched, unmatched)``; ``right`` is then
-    their mean count of right verdicts (a multiple of 1/2) and the interval runs from the
-    matched one's low end to the unmatched one's high end."""
+    their mean count of right verdicts (a multiple of 1/2) and the interval is the hull of
+    the two Wilson intervals (from the lower of their low ends to the higher of their high
+    ends): either leave-one-out may be the higher one, so the interval always holds both
+    accuracies and their midpoint, ``low <= value <= high``."""
 
     kind: str
     right: float
@@ -167,6 +172,9 @@ class Attribution:
     matched_table: pd.DataFrame | None = None
     matched_ranks: pd.DataFrame | None = field(default=None, repr=False)
     loo_match: str = "none"
+    # what the known texts taught the confidence and the outsider model (hclib.attribution.trust)
+    calibration: Calibration | None = field(default=None, repr=False)
+    outsider_model: ConfidenceModel | None = field(default=None, repr=False)
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
@@ -184,6 +192,8 @@ class Attribution:
         if level is not None and by == "confidence" and self.confidence_model is None:
             raise ValueError(_no_confidence_message(self.min_tokens,
                                                     len(self.known_table)))
+        if level is not None and by == "outsider" and self.outsider_model is None:
+            raise ValueError(_no_outsider_message(self._known_labels))
         return replace(self, reject=_check_level(level), reject_by=by)
 
     # ---- verdicts
@@ -223,28 +233,49 @@ class Attribution:
         out["_tie"] = tie
         return out
 
-    def _confidence(self, base: pd.DataFrame) -> np.ndarray:
-        if self.confidence_model is None:
+    def _confidence(self, base: pd.DataFrame,
+                    model: ConfidenceModel | None = None) -> np.ndarray:
+        """The confidence of each verdict of ``base`` by ``model`` (default: the fitted one),
+        at least :math:`1/C` with :math:`C` candidates: the best of :math:`C` is right at
+        least as often as a guess, and a logistic model fitted on mostly right verdicts can
+        fall below that on faint evidence."""
+        model = self.confidence_model if model is None else model
+        if model is None:
             return np.full(len(base), np.nan)
         z = confidence_features(base["margin"], base["in_vocabulary"],
                                 base["rank_score"] if "rank_score" in base else None,
-                                self.confidence_model.margin_scale)
-        return self.confidence_model.predict(z)
+                                model.margin_scale)
+        return np.maximum(model.predict(z), 1.0 / len(self.candidates))
+
+    def _p_outsider(self, base: pd.DataFrame, model: ConfidenceModel | None = None,
+                    share: float | None = None) -> np.ndarray:
+        """Each verdict's probability that its author is none of the candidates
+        (:func:`hclib.attribution.trust.p_outsider`)."""
+        return trust.p_outsider(self, base, model, share)
 
     def _verdicts(self, d: pd.DataFrame, r: pd.DataFrame | None,
                   evidence: pd.DataFrame) -> pd.DataFrame:
         out = self._base(d, r, evidence)
         out["confidence"] = np.where(out["in_vocabulary"] > 0, self._confidence(out), np.nan)
+        out["p_outsider"] = self._p_outsider(out)
         status = np.full(len(out), "attributed", dtype=object)
         if self.reject is not None:
             if self.reject_by == "confidence":
                 far = out["confidence"].to_numpy() < self.reject
+            elif self.reject_by == "outsider":
+                far = out["p_outsider"].to_numpy() > self.reject
             else:
                 far = out["rank_score"].to_numpy() > self.reject
             status[far] = "rejected"
         status[out.pop("_tie").to_numpy()] = "tie"
         floor = max(self.min_tokens, 1)  # a text with no token in the vocabulary: always
-        status[out["in_vocabulary"].to_numpy() < floor] = "insufficient evidence"
+        short = out["in_vocabulary"].to_numpy() < floor
+        status[short] = "insufficient evidence"
+        # no verdict, so nothing to compare it with: no runner-up, margin, rank or confidence
+        out.loc[short, "runner_up"] = None
+        for c in ("margin", "rank_score", "confidence", "p_outsider"):
+            if c in out:
+                out.loc[short, c] = np.nan
         answer = {"rejected": UNK, "tie": TIE, "insufficient evidence": INSUFFICIENT}
         for s, marker in answer.items():
             out.loc[status == s, "author"] = marker
@@ -256,8 +287,11 @@ class Attribution:
         """The table of verdicts, one row per text.
 
         Columns: author (a candidate, ``<UNK>``, ``<tie>`` or ``<insufficient evidence>``),
-        runner-up, margin, discrepancy, rank score, confidence, tokens, tokens inside the
-        vocabulary, and status (:data:`~hclib.attribution.options.STATUSES`)."""
+        runner-up, margin, discrepancy, rank score, tokens, tokens inside the vocabulary,
+        confidence (at least 1/C), ``p_outsider`` (the probability that the author is none
+        of the candidates) and status (:data:`~hclib.attribution.options.STATUSES`); a text
+        with insufficient evidence has no runner-up, margin, rank score, confidence or
+        ``p_outsider`` (NaN)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 
@@ -338,9 +372,18 @@ class Attribution:
             mv = self.matched_verdicts
             matched = int((mv["author"] == mv["true"]).sum())
             between = (matched / len(v), right / len(v))
-            low = wilson_interval(matched, len(v))[0]
+            m_low, m_high = wilson_interval(matched, len(v))
+            low, high = min(low, m_low), max(high, m_high)
             right = (matched + right) / 2
         return Accuracy(kind, right, len(v), n_groups, low, high, of, between)
+
+    @property
+    def expected_accuracy(self) -> ExpectedAccuracy:
+        """The expected accuracy on the texts being attributed: the mean probability that
+        their verdicts are right (the calibrated confidence, times the chance that the
+        author is a candidate at all), with a 95 % interval from the calibration refitted on
+        resampled known texts and the binomial spread (:mod:`hclib.attribution.trust`)."""
+        return trust.expected(self)
 
     @property
     def loo_accuracy(self) -> float:

@@ -11,6 +11,12 @@
 * :mod:`hclib.calibration.conformal`: the conformal P-value of a score among the scores of
   texts known to belong (:func:`conformal_pvalues`, :func:`conformal_table`), the paper's rank
   read as a valid test of "this text belongs with these";
+* :mod:`hclib.calibration.expected`: the expected accuracy on the texts being attributed, the
+  mean of their verdicts' probabilities of being right, with an interval from refitted
+  models and the binomial spread (:func:`expected_accuracy`, :func:`bootstrap_weights`);
+* :mod:`hclib.calibration.outsider`: the probability that a text's author is none of the
+  candidates, learned by leaving each candidate out in turn (:func:`fit_outsider`,
+  :func:`length_fit`, :func:`outsider_posterior`);
 * :mod:`hclib.calibration.metrics` (used through its module): how good probabilistic
   same-author answers are, the measures of PAN's authorship-verification tasks
   (:func:`~hclib.calibration.metrics.verification_scores`: AUC, c@1, AUC × c@1, F1, F0.5u, the
@@ -26,10 +32,13 @@ learned from texts whose truth is known (a monotone logistic model), and the che
 from .confidence import (ConfidenceModel, confidence_features, ece_if_calibrated,
                          expected_calibration_error, fit_confidence, reliability, wilson_interval)
 from .conformal import conformal_pvalues, conformal_table
+from .expected import bootstrap_weights, expected_accuracy
+from .outsider import LengthFit, fit_outsider, length_fit, outsider_posterior
 from .ranks import TIES, attribute_by_rank, relative_ranks
 
 __all__ = ["TIES", "relative_ranks", "attribute_by_rank", "conformal_pvalues", "conformal_table",
            "ConfidenceModel",
            "confidence_features", "fit_confidence", "expected_calibration_error",
            "ece_if_calibrated",
-           "reliability", "wilson_interval"]
+           "reliability", "wilson_interval", "bootstrap_weights", "expected_accuracy",
+           "LengthFit", "fit_outsider", "length_fit", "outsider_posterior"]

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 __all__ = ["ConfidenceModel", "confidence_features", "fit_confidence",
@@ -83,9 +82,18 @@ class ConfidenceModel:
 
 
 def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
-                   margin_scale: float = 1.0) -> ConfidenceModel:
+                   margin_scale: float = 1.0, weights: ArrayLike | None = None,
+                   bounds: list[tuple[float | None, float | None]] | None = None,
+                   start: ArrayLike | None = None) -> ConfidenceModel:
     """Fit the logistic confidence on features ``z`` (:func:`confidence_features`) and the
-    0/1 truth ``correct`` of each verdict (module docstring for the regularisers)."""
+    0/1 truth ``correct`` of each verdict (module docstring for the regularisers).
+
+    ``weights`` (default 1): each verdict counted that many times (a bootstrap resample).
+    ``bounds``: the (low, high) of each slope, default the monotone signs of the module
+    docstring (margin and evidence ≥ 0, rank score ≤ 0); other models of verdicts (e.g.
+    :mod:`hclib.calibration.outsider`) give their own. ``start``: the coefficients to start
+    from (e.g. those of the fit on every verdict, for a bootstrap refit); the minimiser is
+    the same."""
     z = np.atleast_2d(np.asarray(z, dtype=np.float64))
     y = np.asarray(correct, dtype=np.float64)
     if z.shape[0] != y.shape[0] or z.shape[0] == 0:
@@ -93,16 +101,23 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
                          f"verdict, got {z.shape[0]} verdicts and {y.shape[0]} truths")
     if not np.isin(y, (0.0, 1.0)).all():
         raise ValueError("correct must hold 0/1 (False/True) values")
+    wt = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+    if wt.shape != y.shape or not np.all(np.isfinite(wt) & (wt >= 0)):
+        raise ValueError("weights must hold one finite non-negative weight per verdict")
+    if bounds is not None and len(bounds) != z.shape[1]:
+        raise ValueError(f"bounds must give one (low, high) per feature ({z.shape[1]}), "
+                         f"got {len(bounds)}")
     mean = z.mean(axis=0)
     scale = z.std(axis=0)
     # evidence is in natural-log units at least: known texts of one length must not make a
     # slope that explodes on a short text
-    floor = np.array([1e-9, 1.0, 1e-9])[: z.shape[1]]
+    floor = np.full(z.shape[1], 1e-9)
+    floor[1:2] = 1.0  # the second feature is the evidence, here and in the outsider model
     scale = np.maximum(scale, floor)
     x = np.column_stack([np.ones(len(y)), (z - mean) / scale])
     # the pseudo-text: mean features (0 after standardising), weight 1/2 right, 1/2 wrong
     x = np.vstack([x, np.eye(1, x.shape[1])])
-    w = np.append(np.ones(len(y)), 1.0)
+    w = np.append(wt, 1.0)
     yy = np.append(y, 0.5)
     penalty = np.full(x.shape[1], ridge)
     penalty[0] = 0.0
@@ -115,9 +130,46 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
 
     # monotone: more margin or evidence never lowers the confidence, a larger rank score
     # never raises it
-    bounds = [(None, None), (0.0, None), (0.0, None), (None, 0.0)][: x.shape[1]]
-    beta = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B", bounds=bounds).x
+    slopes = [(0.0, None), (0.0, None), (None, 0.0)][: z.shape[1]] if bounds is None \
+        else list(bounds)
+    limits = [(None, None), *slopes]
+    lo = np.array([-np.inf if a is None else a for a, _ in limits], dtype=np.float64)
+    hi = np.array([np.inf if b is None else b for _, b in limits], dtype=np.float64)
+    beta = _projected_newton(loss, x, w, penalty, lo, hi,
+                             None if start is None else np.asarray(start, dtype=np.float64))
     return ConfidenceModel(beta, mean, scale, float(margin_scale), len(y))
+
+
+def _projected_newton(loss, x: np.ndarray, w: np.ndarray, penalty: np.ndarray,
+                      lo: np.ndarray, hi: np.ndarray, start: np.ndarray | None = None,
+                      iterations: int = 100) -> np.ndarray:
+    """The minimiser of the penalised logistic ``loss`` within the bounds ``lo``, ``hi``:
+    Newton steps on the coordinates not held at a bound by the gradient, projected onto the
+    bounds, with a backtracking line search (a few milliseconds for any number of verdicts;
+    the loss is strictly convex, so the minimiser is the one L-BFGS-B finds)."""
+    beta = np.clip(np.zeros(x.shape[1]) if start is None else start, lo, hi)
+    value, grad = loss(beta)
+    for _ in range(iterations):
+        p = expit(x @ beta)
+        hess = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty)
+        held = ((beta <= lo) & (grad > 0)) | ((beta >= hi) & (grad < 0))
+        free = ~held
+        step = np.zeros_like(beta)
+        if free.any():
+            step[free] = np.linalg.solve(hess[np.ix_(free, free)] + 1e-12 * np.eye(free.sum()),
+                                         grad[free])
+        t = 1.0
+        while True:
+            new = np.clip(beta - t * step, lo, hi)
+            new_value, new_grad = loss(new)
+            if new_value <= value - 1e-4 * grad @ (beta - new) or t < 1e-10:
+                break
+            t /= 2
+        done = np.max(np.abs(new - beta)) < 1e-10
+        beta, value, grad = new, new_value, new_grad
+        if done:
+            break
+    return beta
 
 
 def _bins(confidence: ArrayLike, correct: ArrayLike, bins: int) -> pd.DataFrame:
@@ -177,4 +229,5 @@ def wilson_interval(right: int, n: int, z: float = 1.959963984540054) -> tuple[f
     p = right / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+    # the interval holds p itself: at p = 0 or 1 rounding can leave an end 1e-16 short
+    return (float(max(0.0, min(centre - half, p))), float(min(1.0, max(centre + half, p))))

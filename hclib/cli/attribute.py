@@ -86,10 +86,12 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reject", type=float, default=None, metavar="LEVEL",
                    help="answer <UNK> (none of the candidates) when a text is further from the "
                         "chosen author than this share of the author's own texts, e.g. 0.9")
-    p.add_argument("--reject-by", choices=("rank", "confidence"), default="rank",
+    p.add_argument("--reject-by", choices=("rank", "confidence", "outsider"), default="rank",
                    help="what --reject acts on: rank (the rank score exceeds LEVEL: none of "
-                        "these authors; default) or confidence (the estimated probability "
-                        "that the verdict is right is below LEVEL: not sure)")
+                        "these authors; default), confidence (the estimated probability "
+                        "that the verdict is right is below LEVEL: not sure) or outsider "
+                        "(the estimated probability that the author is none of the "
+                        "candidates exceeds LEVEL, e.g. 0.5)")
     p.add_argument("--min-tokens", type=int, default=MIN_TOKENS, metavar="N",
                    help="a text with fewer tokens inside the vocabulary gets the status "
                         f"'insufficient evidence', no author (default {MIN_TOKENS})")

@@ -1,0 +1,251 @@
+r"""How far the verdicts on *your* texts can be trusted: the expected accuracy on the texts
+being attributed and the probability that a text's author is none of the candidates.
+
+:func:`hclib.attribute` keeps, in a :class:`Calibration`, what the known texts' (grouped)
+leave-one-out taught: the features and truth of every known verdict the confidence model
+was fitted on (:mod:`hclib.calibration.confidence`) and the insider and outsider verdicts of
+the outsider model (:mod:`hclib.calibration.outsider`: each candidate in turn left out, its
+texts scored against the others), each tagged with the known text it comes from. From it
+:class:`~hclib.attribution.result.Attribution` derives
+
+* ``p_outsider`` of every verdict, at the share of outsiders estimated among the texts to
+  attribute (:func:`hclib.calibration.outsider_posterior`);
+* the probability that each verdict is right: :math:`c_i (1 - p_i)` for an attributed text
+  (confidence :math:`c_i`, right only if its author is a candidate), :math:`p_i` for a
+  rejected one (``<UNK>`` is right when the author is none of them), 0 for a tie or a text
+  with insufficient evidence (no answer, as in the leave-one-out accuracy);
+* :class:`ExpectedAccuracy`, their mean over the texts to attribute, with the interval of
+  :func:`hclib.calibration.expected_accuracy`: both models refitted :data:`REFITS` times on
+  the known texts resampled with replacement (lazily, on first use, seeded), and the
+  binomial spread of the verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dataclasses import replace
+
+import pandas as pd
+
+from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
+                               expected_accuracy,
+                               fit_confidence, fit_outsider, length_fit,
+                               outsider_posterior)
+from hclib.calibration.outsider import LengthFit
+
+__all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "expected", "fit_outsider_model",
+           "insider_outsider", "p_outsider"]
+
+#: How many times the confidence and outsider models are refitted on bootstrap resamples of
+#: the known texts for the interval of the expected accuracy (each with 20 draws of the
+#: verdicts' truths: 800 shares right).
+REFITS = 40
+
+
+@dataclass(frozen=True)
+class ExpectedAccuracy:
+    """The expected accuracy on the ``n`` texts being attributed (the mean of their verdicts'
+    probabilities of being right), with its 95 % interval (refitted calibration and binomial
+    spread), and ``outsiders``, the estimated share of them by none of the candidates (NaN
+    when there is no outsider model)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    outsiders: float = float("nan")
+    refits: int = REFITS
+
+    def __str__(self) -> str:
+        if not self.n or not np.isfinite(self.value):
+            return "expected accuracy on these texts: no calibrated verdict"
+        share = "" if not np.isfinite(self.outsiders) else (
+            f"; estimated share by none of the candidates {self.outsiders:.0%}")
+        return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
+                f"(95% interval {self.low:.1%}–{self.high:.1%}; the mean calibrated "
+                f"confidence of their verdicts{share})")
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """The known verdicts behind the confidence and the outsider models (module docstring):
+    features ``z`` and truth ``correct`` of the confidence's, ``u`` and ``outsider`` of the
+    outsider model's, and the known text (``z_source``, ``u_source``) of each row."""
+
+    z: np.ndarray
+    correct: np.ndarray
+    z_source: np.ndarray
+    margin_scale: float
+    u: np.ndarray | None = None
+    outsider: np.ndarray | None = None
+    u_source: np.ndarray | None = None
+    # the discrepancy against the length, on the candidates' own leave-one-out values
+    lengths: LengthFit | None = None
+    _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
+        default_factory=list, repr=False)
+
+    def refits(self, n: int = REFITS, seed: int = 0,
+               start: tuple[ConfidenceModel, ConfidenceModel | None] | None = None
+               ) -> list[tuple[ConfidenceModel, ConfidenceModel | None]]:
+        """``n`` (confidence, outsider) models refitted on one bootstrap resample of the known
+        texts each (:func:`hclib.calibration.bootstrap_weights`), computed once."""
+        if len(self._refits) >= n:
+            return self._refits[:n]
+        sources = [self.z_source] + ([self.u_source] if self.u_source is not None else [])
+        weights = bootstrap_weights(np.concatenate(sources).astype(str), n, seed)
+        split = self.z_source.size
+        out = []
+        c0 = None if start is None else start[0].coef
+        o0 = None if start is None or start[1] is None else start[1].coef
+        for w in weights:  # started from the fit on every verdict: the same minimiser, sooner
+            conf = fit_confidence(self.z, self.correct, margin_scale=self.margin_scale,
+                                  weights=w[:split], start=c0)
+            outs = None if self.u is None else fit_outsider(self.u, self.outsider,
+                                                            weights=w[split:], start=o0)
+            out.append((conf, outs))
+        self._refits[:] = out
+        return out
+
+
+def right_probability(status: np.ndarray, confidence: np.ndarray,
+                      p_outsider: np.ndarray) -> np.ndarray:
+    """Each verdict's probability of being right (module docstring); a NaN ``p_outsider``
+    (no outsider model) counts as 0."""
+    p = np.nan_to_num(p_outsider, nan=0.0)
+    c = np.nan_to_num(confidence, nan=0.0)
+    return np.select([status == "attributed", status == "rejected"], [c * (1 - p), p], 0.0)
+
+
+
+
+def outsider_q(result: Any, base: pd.DataFrame,
+               model: ConfidenceModel | None = None) -> np.ndarray:
+    """The even-odds probability that each verdict's author is none of the candidates
+    (:mod:`hclib.calibration.outsider`); NaN for a tie or too little evidence."""
+    model = result.outsider_model if model is None else model
+    cal = result.calibration
+    if model is None or cal is None or cal.lengths is None or not len(base):
+        return np.full(len(base), np.nan)
+    q = model.predict(cal.lengths.features(base["discrepancy"], base["in_vocabulary"],
+                                           list(base["author"])))
+    short = base["in_vocabulary"].to_numpy() < max(result.min_tokens, 1)
+    return np.where(short | base["_tie"].to_numpy(dtype=bool), np.nan, q)
+
+
+def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
+    """The estimated share of the texts to attribute by none of the candidates
+    (:func:`hclib.calibration.outsider_posterior`); NaN without an outsider model."""
+    q = outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
+    return outsider_posterior(q)[1] if np.isfinite(q).any() else float("nan")
+
+
+def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = None,
+               share: float | None = None) -> np.ndarray:
+    """``p_outsider`` of each verdict of ``base``: :func:`outsider_q` at the share of
+    outsiders estimated among the texts to attribute (or ``share``)."""
+    q = outsider_q(result, base, model)
+    if not np.isfinite(q).any():
+        return q
+    share = outsider_share(result, model) if share is None else share
+    return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
+
+
+def expected(result: Any) -> ExpectedAccuracy:
+    """:class:`ExpectedAccuracy` of an attribution's texts to attribute (module docstring)."""
+    v = result.verdicts
+    share = outsider_share(result) if result.outsider_model is not None else float("nan")
+    cal = result.calibration
+    if result.confidence_model is None or cal is None or not len(v):
+        nan = float("nan")
+        return ExpectedAccuracy(nan, nan, nan, len(v), share, 0)
+    status = v["status"].to_numpy()
+    probs = right_probability(status, v["confidence"].to_numpy(), v["p_outsider"].to_numpy())
+    base = result._base(result.table, result.ranks, result.tokens)
+    # the features once; each refit only predicts
+    z = confidence_features(base["margin"], base["in_vocabulary"],
+                            base["rank_score"] if "rank_score" in base else None,
+                            result.confidence_model.margin_scale)
+    floor = 1.0 / len(result.candidates)
+    no_q = base["_tie"].to_numpy(dtype=bool) | (base["in_vocabulary"].to_numpy()
+                                                < max(result.min_tokens, 1))
+    u = None if cal.lengths is None else cal.lengths.features(
+        base["discrepancy"], base["in_vocabulary"], list(base["author"]))
+    refits = []
+    for conf, outs in cal.refits(start=(result.confidence_model, result.outsider_model)):
+        c = np.maximum(conf.predict(z), floor)
+        p = np.full(len(v), np.nan)
+        if outs is not None and u is not None:
+            q = np.where(no_q, np.nan, outs.predict(u))
+            if np.isfinite(q).any():
+                p = outsider_posterior(q)[0]
+        refits.append(right_probability(status, c, p))
+    value, low, high = expected_accuracy(probs, np.array(refits))
+    return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
+
+
+def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
+                      evidence: pd.DataFrame, true: pd.Series
+                      ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The verdicts (:meth:`Attribution._base`) of known texts as insiders (every candidate)
+    and as outsiders (their own author's column left out: the best of the others)."""
+    inside = result._base(d, r, evidence)
+    own = np.array([result.candidates.index(a) for a in true])
+    at = np.arange(len(own))
+    dv = d.to_numpy(copy=True)
+    dv[at, own] = np.inf
+    rr = None
+    if r is not None:
+        rv = r.to_numpy(copy=True)
+        rv[at, own] = np.inf
+        rr = pd.DataFrame(rv, index=r.index, columns=r.columns)
+    outside = result._base(pd.DataFrame(dv, index=d.index, columns=d.columns), rr, evidence)
+    return inside, outside
+
+
+def fit_outsider_model(result: Any, calibration: Calibration | None,
+                  excerpts: tuple[pd.DataFrame, pd.DataFrame] | None
+                  ) -> tuple[ConfidenceModel | None, Calibration | None]:
+    """The outsider model (:mod:`hclib.calibration.outsider`) of the known texts' insider and
+    outsider verdicts (:func:`insider_outsider`, the unmatched leave-one-out and the
+    excerpts), and ``calibration`` with its rows; ``None`` without ranks."""
+    if calibration is None or result._loo_reference is None:
+        return None, calibration
+    groups = result.known_groups or list(range(len(result._known_labels)))
+    per_author: dict[Hashable, set] = {}
+    for a, g in zip(result._known_labels, groups):
+        per_author.setdefault(a, set()).add(g)
+    if min(len(g) for g in per_author.values()) < 2:
+        return None, calibration  # an author of one group: no own leave-one-out values
+    assert result.known_tokens is not None
+    evidence = result.known_tokens.loc[result.known_table.index]
+    names = list(result.known_table.index)
+    inside, outside = insider_outsider(result, result.known_table, result.known_ranks,
+                                        evidence, result.known_authors)
+    parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
+    if excerpts is not None:
+        parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
+    ref = result._loo_reference
+    owner = [result._known_labels[result._known_index[n]] for n in ref.index]
+    own = ref.to_numpy()[np.arange(len(ref)), [result.candidates.index(o) for o in owner]]
+    lengths = length_fit(own, result.known_tokens.loc[ref.index, "in_vocabulary"], owner)
+    floor = max(result.min_tokens, 1)
+    frames, labels = [], []
+    for frame, label in parts:
+        keep = (frame["in_vocabulary"] >= floor).to_numpy() & ~frame["_tie"].to_numpy(bool)
+        frames.append(frame[keep])
+        labels.append(np.full(int(keep.sum()), label))
+    rows = pd.concat(frames)
+    y = np.concatenate(labels)
+    if not rows.size or y.min() == y.max():
+        return None, calibration
+    u = lengths.features(rows["discrepancy"], rows["in_vocabulary"], list(rows["author"]))
+    calibration = replace(calibration, u=u, outsider=y,
+                          u_source=rows["_source"].to_numpy(dtype=str), lengths=lengths)
+    return fit_outsider(u, y), calibration
+
+
