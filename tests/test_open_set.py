@@ -1,0 +1,25 @@
+"""hclib.studies.open_set: the draw of the candidates held out as outsiders."""
+
+from __future__ import annotations
+
+import pytest
+
+from hclib.studies.open_set import RULES, hold_out
+
+
+@pytest.mark.parametrize("c", [3, 5, 10, 15, 20])
+def test_a_third_is_held_out_and_two_remain(c: int) -> None:
+    names = [f"a{i:02d}" for i in range(c)]
+    out = hold_out(names, seed=0)
+    assert len(out) == min(max(1, round(c / 3)), c - 2)
+    assert set(out) <= set(names) and len(set(out)) == len(out) and out == sorted(out)
+    assert hold_out(list(reversed(names)), seed=0) == out       # the order given is ignored
+    assert hold_out(names, seed=0) == out                       # seeded
+
+
+def test_seeds_draw_different_outsiders_and_bad_input_is_refused() -> None:
+    names = [f"a{i:02d}" for i in range(20)]
+    assert len({tuple(hold_out(names, seed=s)) for s in range(5)}) > 1
+    with pytest.raises(ValueError, match="at least 3"):
+        hold_out(["a", "b"], seed=0)
+    assert RULES["closed set"] is None and RULES["reject by outsider 0.5"] == (0.5, "outsider")
