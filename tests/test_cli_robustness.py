@@ -706,7 +706,7 @@ def test_json_holds_the_explanation(texts, capsys) -> None:
 def test_every_help_wraps_to_the_terminal(columns, monkeypatch, capsys) -> None:
     monkeypatch.setenv("COLUMNS", str(columns))
     for command in ([], ["attribute"], ["pan"], ["data"], ["data", "fetch"],
-                    ["data", "status"]):
+                    ["data", "status"], ["verify"]):
         with pytest.raises(SystemExit):
             main([*command, "-h"])
         out = capsys.readouterr().out

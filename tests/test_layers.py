@@ -95,3 +95,19 @@ def test_no_module_is_much_over_600_lines():
     long = {module_name(p): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 620}
     assert not long, f"modules over about 600 lines (one concept each): {long}"
+
+
+def test_no_docstring_holds_a_control_character():
+    """A backslash in a docstring that is not raw is an escape: ``\\alpha`` became a bell and
+    ``\\text`` a tab, and Sphinx typeset nonsense. Formulas go in raw docstrings (``r\"\"\"``)."""
+    control = set("\x07\x08\x0b\x0c\t\r")
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                 ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node, clean=False)
+                if doc and control & set(doc):
+                    found.append(f"{module_name(path)}:{getattr(node, 'lineno', 1)}")
+    assert not found, found

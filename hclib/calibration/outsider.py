@@ -69,7 +69,7 @@ OUTSIDER_RIDGE = 0.05
 
 @dataclass(frozen=True)
 class LengthFit:
-    """:func:`length_fit`: each candidate's intercept, the shared slopes on :math:`T` and
+    r""":func:`length_fit`: each candidate's intercept, the shared slopes on :math:`T` and
     :math:`\log(1 + T)`, and each candidate's own residuals (sorted) and their scale."""
 
     intercept: dict[Hashable, float]
@@ -102,7 +102,7 @@ class LengthFit:
 
 def length_fit(discrepancy: ArrayLike, tokens: ArrayLike, author: Sequence[Hashable]
                ) -> LengthFit:
-    """Fit :math:`D = \alpha_a + \beta_1 T + \beta_2 \log(1 + T)` by least squares on the
+    r"""Fit :math:`D = \alpha_a + \beta_1 T + \beta_2 \log(1 + T)` by least squares on the
     candidates' own leave-one-out discrepancies (module docstring); the slopes are 0 where
     the lengths do not vary enough to fit them."""
     d = np.asarray(discrepancy, dtype=np.float64)

@@ -87,6 +87,7 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="answer <UNK> (none of the candidates) when a text is further from the "
                         "chosen author than this share of the author's own texts, e.g. 0.9")
     p.add_argument("--reject-by", choices=("rank", "confidence", "outsider"), default="rank",
+                   metavar="BY",
                    help="what --reject acts on: rank (the rank score exceeds LEVEL: none of "
                         "these authors; default), confidence (the estimated probability "
                         "that the verdict is right is below LEVEL: not sure) or outsider "

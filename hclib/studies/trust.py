@@ -1,4 +1,4 @@
-"""How far a verdict of :func:`hclib.attribute` can be trusted, measured on the book's corpora.
+r"""How far a verdict of :func:`hclib.attribute` can be trusted, measured on the book's corpora.
 
 * :func:`work_pieces`: the Gutenberg setup of issue 23, ``n_authors`` authors with
   ``n_works`` works each, every work cut into ``pieces`` windows of ``piece_words`` words
