@@ -102,6 +102,7 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
                       _no_outsider_message, _single_text_message)
 from .result import Advice, Attribution
 from .selection import select
+from .works import MAX_TEXTS, PIECES, detect_works
 from .trust import Calibration, fit_outsider_model, insider_outsider
 
 __all__ = ["AUTO_METHODS", "attribute"]
@@ -407,6 +408,7 @@ def attribute(
     n_jobs: int = 1,
     compare: bool | None = False,
     progress: bool | None = None,
+    pieces: Literal["detect", "group", "off"] = "detect",
 ) -> Attribution:
     """Attribute each unknown text to one of the known authors (module docstring).
 
@@ -495,6 +497,12 @@ def attribute(
         ``method="auto"`` too), so the comparison never fails the method asked for.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
+    pieces
+        With flat known texts (no work folder, no ``groups=``): ``"detect"`` looks for
+        pieces of one work among each author's texts (shared rare words,
+        :mod:`hclib.attribution.works`) and says in ``Attribution.pieces`` and the summary
+        when it finds some; ``"group"`` also leaves out each such work whole in the
+        leave-one-out; ``"off"`` does neither.
     """
     if compare is not None and not isinstance(compare, (bool, np.bool_)):
         raise TypeError(f"compare must be True, False or None, got {compare!r}")
@@ -526,7 +534,16 @@ def attribute(
         raise ValueError(f"loo_match must be one of {list(LOO_CHOICES)}, got {loo_match!r}")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     loo_texts = check_positive_int(loo_texts, "loo_texts", allow_none=True)
+    if pieces not in PIECES:
+        raise ValueError(f"pieces must be one of {list(PIECES)}, got {pieces!r}")
     problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)
+    works = None
+    if pieces != "off" and not problem.known.grouped and len(problem.known.texts) <= MAX_TEXTS:
+        works = detect_works(problem.known.texts, problem.known.authors)
+        if pieces == "group" and works.found:
+            problem.known = replace(problem.known, groups=[
+                (a, f"pieces {g}") for a, g in zip(problem.known.authors, works.groups)])
+            works = replace(works, used=True)
     cands = list(dict.fromkeys(problem.known.authors))
     if len(cands) < 2:
         raise ValueError(f"attribution needs at least two candidate authors, got {cands}")
@@ -536,8 +553,9 @@ def attribute(
         options.update(proto.score_options)
 
     def run(m: Method, feats: Features) -> Attribution:
-        return _fit(problem, m, feats, proto, vocabulary, gamma, rule, reject, reject_by,
-                    min_tokens, options, loo_match, loo_texts)
+        return replace(_fit(problem, m, feats, proto, vocabulary, gamma, rule, reject,
+                            reject_by, min_tokens, options, loo_match, loo_texts),
+                       pieces=works)
 
     if auto:
         results, failed = _compared(run, AUTO_METHODS)

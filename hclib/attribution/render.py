@@ -235,6 +235,8 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
                          for row in result.method_scores.itertuples()))
     if result.selection is not None:
         lines.append(str(result.selection))
+    if result.pieces is not None and result.pieces.found:
+        lines.append(str(result.pieces))
     if result.better is not None:
         lines.append(advice_line(result.better, interface))
     if result.not_compared:
@@ -292,6 +294,7 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
             {k: num(v) for k, v in row.items()}
             for row in result.method_scores.to_dict("records")],
         "auto_selection": None if result.selection is None else result.selection.as_dict(),
+        "pieces": None if result.pieces is None else result.pieces.as_dict(),
         "advice": None if result.better is None else advice_line(result.better, interface),
         "better_method": None if result.better is None else {
             "method": result.better.method, "features": result.better.features,
