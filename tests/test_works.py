@@ -4,6 +4,10 @@ rare words, reported in the summary, and with pieces="group" left out whole."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,7 +16,7 @@ import pytest
 import hclib
 from hclib.attribution.works import detect_works, rare_similarity
 
-from test_attribute import WORDS, make_texts
+from test_attribute import WORDS, make_texts, write_folders
 
 
 def _works_problem(seed: int, authors: int = 10, works: int = 3, pieces: int = 6,
@@ -103,3 +107,22 @@ def test_grouping_the_pieces_brings_the_accuracy_near_the_real_one(works_problem
     assert payload["used"] is True and payload["texts"] == grouped.pieces.texts
     # work folders given: nothing to look for
     assert given.pieces is None
+
+
+def test_command_groups_the_pieces(works_problem, tmp_path) -> None:
+    known, _, unknown, _ = works_problem
+    write_folders(tmp_path, known, {f"{k}.txt": t for k, t in unknown.items()})
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hclib", "attribute",
+                               str(tmp_path / "known"), str(tmp_path / "unknown"), *args],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    out = run("--pieces", "group", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["pieces"]["used"] is True
+    out = run("--explain", "0")
+    assert out.returncode == 0, out.stderr
+    assert "look like pieces of" in out.stdout and "--pieces group" in out.stdout
+    assert run("--pieces", "maybe").returncode == 2

@@ -111,8 +111,8 @@ class Works:
         if not self.found:
             return "no pieces of one work found among the known texts"
         what = ("the leave-one-out leaves out each such work whole" if self.used else
-                "the leave-one-out accuracy is optimistic for them; pieces='group' (or "
-                "work folders) leaves out each work whole")
+                "the leave-one-out accuracy is optimistic for them; pieces='group' "
+                "(--pieces group), or work folders, leave out each work whole")
         return (f"{self.texts} known texts look like pieces of {self.works} works (they "
                 f"share more rare words than {QUANTILE:.0%} of pairs of different authors "
                 f"do): {what}")
