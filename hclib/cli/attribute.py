@@ -74,8 +74,10 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", default=None, metavar="NAME",
                    help="attribution method (default fisher: Fisher's combination of the "
                         "paper's exact P-values, the winner of the book's short-texts study; "
-                        "hc_dagger is the paper's HC†; list below), or auto: the best of a "
-                        "short list by leave-one-out accuracy on the known texts")
+                        "hc_dagger is the paper's HC†; list below), or auto: the default unless "
+                        "another of a short list is more accurate on the known texts "
+                        "(leave-one-out) by more than a standard error, with the nested "
+                        "accuracy of that choice")
     p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",
