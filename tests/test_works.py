@@ -97,7 +97,7 @@ def test_grouping_the_pieces_brings_the_accuracy_near_the_real_one(works_problem
     assert real == float((flat.prediction == truth).mean())  # only the estimate changes
     line = [x for x in flat.summary_lines() if "pieces of" in x]
     assert len(line) == 1 and "optimistic" in line[0]
-    assert any("leaves out each such work whole" in x for x in grouped.summary_lines())
+    assert any("leaves out each such group whole" in x for x in grouped.summary_lines())
     assert grouped.accuracy.kind.endswith("grouped leave-one-out")
     # flat leave-one-out is optimistic; the pseudo-works bring it near the real accuracy
     assert flat.accuracy.value - real > 0.1
