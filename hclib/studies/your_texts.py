@@ -71,6 +71,8 @@ far as any known text got :math:`q` of only 0.82–0.97).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -78,8 +80,11 @@ import pandas as pd
 
 from hclib.attribution.pipeline import attribute
 
-__all__ = ["federalist_outsiders", "gutenberg_auto", "gutenberg_expected", "novel_rejections",
-           "pan_expected"]
+__all__ = ["RESULTS", "federalist_outsiders", "gutenberg_auto", "gutenberg_expected",
+           "load_results", "main", "novel_rejections", "pan_expected", "write_results"]
+
+#: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
+RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
 
 #: ``reject=`` of the outsider checks (``reject_by="outsider"``).
 OUTSIDER_LEVEL = 0.5
@@ -190,3 +195,33 @@ def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: An
             right = (res.prediction.to_numpy() == test["author"].to_numpy())
             rows.append(_row(f"pan18 {collection} {problem}", res, right))
     return pd.DataFrame(rows)
+
+
+def write_results(path: str | Path = RESULTS) -> pd.DataFrame:
+    """The Gutenberg folds (:func:`gutenberg_expected`) and the Federalist problems
+    (:func:`federalist_outsiders`): per problem the leave-one-out, the expected (with its
+    interval) and the real accuracy, written to ``path`` as CSV and returned."""
+    frame = pd.concat([gutenberg_expected(), federalist_outsiders()[0]], ignore_index=True)
+    frame = frame[["problem", "texts", "loo", "expected", "low", "high", "real"]]
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False, float_format="%.6f")
+    return frame
+
+
+def load_results(path: str | Path = RESULTS) -> pd.DataFrame:
+    """The rows stored by :func:`write_results`."""
+    return pd.read_csv(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m hclib.studies.your_texts [--out FILE]``: :func:`write_results`."""
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(RESULTS))
+    args = parser.parse_args(argv)
+    print(write_results(args.out).round(3).to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
