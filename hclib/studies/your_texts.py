@@ -59,6 +59,11 @@ leave-one-out accuracy of the configurations on every fold, so on these folds th
 (the best leave-one-out) chose the same; the difference shows on problems where another
 configuration leads by chance (tests/test_selection.py).
 
+:func:`write_results` stores the Gutenberg and Federalist rows (leave-one-out, expected
+with its interval, real) in ``hclib/studies/data/your_texts.csv`` (``python -m
+hclib.studies.your_texts``), which the book's attribution chapter reads; rerun, they
+reproduced the numbers above.
+
 Variants tried on the way (each changed for the reason given, before these results were
 run): the outsider features as the raw rank score and the discrepancy standardised by the
 median and MAD of the candidate's own values (on the Federalist the disputed papers got
