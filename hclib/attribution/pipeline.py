@@ -48,7 +48,12 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
    unseen texts are rejected with probability about :math:`1/(n+1)` at a level of at least
    :math:`n/(n+1)`), (``reject_by="confidence"``) when its confidence is below ``level``,
    or (``reject_by="outsider"``) when its ``p_outsider`` exceeds ``level``;
-7. with ``compare=True`` (the command line: up to
+7. ``method="auto"`` scores every configuration of
+   :data:`~hclib.attribution.pipeline.AUTO_METHODS` and keeps the default unless another is
+   more accurate on the known texts by more than a standard error; ``Attribution.selection``
+   reports the accuracy of that choice by nested cross-validation, free of the optimism of
+   taking the best of several accuracies (:mod:`hclib.attribution.selection`). With
+   ``compare=True`` (the command line: up to
    :data:`~hclib.attribution.options.COMPARE_UP_TO` known texts) the other configurations of
    :data:`~hclib.attribution.pipeline.AUTO_METHODS` are scored the same way, and
    ``Attribution.advice`` says when one is clearly more accurate on the known texts.
@@ -96,6 +101,8 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
                       _no_outsider_message, _single_text_message)
 from .result import Advice, Attribution
+from .selection import select
+from .works import MAX_TEXTS, PIECES, detect_works
 from .trust import Calibration, fit_outsider_model, insider_outsider
 
 __all__ = ["AUTO_METHODS", "attribute"]
@@ -401,6 +408,7 @@ def attribute(
     n_jobs: int = 1,
     compare: bool | None = False,
     progress: bool | None = None,
+    pieces: Literal["detect", "group", "off"] = "detect",
 ) -> Attribution:
     """Attribute each unknown text to one of the known authors (module docstring).
 
@@ -416,8 +424,11 @@ def attribute(
         A name of :data:`hclib.attribution.methods.METHODS` (default ``"fisher"``, see
         :data:`~hclib.attribution.options.DEFAULT_METHOD`; ``"hc_dagger"`` is the paper's HC†), or
         ``"auto"``: every configuration of :data:`~hclib.attribution.pipeline.AUTO_METHODS` is scored,
-        and the one of best (grouped) leave-one-out accuracy on the known texts is returned,
-        with the list in ``Attribution.method_scores`` (``features`` must then be left out).
+        and the default is returned unless another is more accurate on the known texts
+        ((grouped) leave-one-out) by more than one standard error of the paired difference,
+        with the list in ``Attribution.method_scores`` and the nested cross-validated accuracy
+        of the choice in ``Attribution.selection`` (:mod:`hclib.attribution.selection`;
+        ``features`` must then be left out).
     features
         A feature spec of :mod:`hclib.texts.features` (default ``"words"``), e.g.
         ``"words+punct:1-3"``, ``"chars:3"``.
@@ -486,6 +497,12 @@ def attribute(
         ``method="auto"`` too), so the comparison never fails the method asked for.
     progress
         tqdm bars: ``None`` shows them for steps over 2 seconds.
+    pieces
+        With flat known texts (no work folder, no ``groups=``): ``"detect"`` looks for
+        pieces of one work among each author's texts (shared rare words,
+        :mod:`hclib.attribution.works`) and says in ``Attribution.pieces`` and the summary
+        when it finds some; ``"group"`` also leaves out each such work whole in the
+        leave-one-out; ``"off"`` does neither.
     """
     if compare is not None and not isinstance(compare, (bool, np.bool_)):
         raise TypeError(f"compare must be True, False or None, got {compare!r}")
@@ -517,7 +534,16 @@ def attribute(
         raise ValueError(f"loo_match must be one of {list(LOO_CHOICES)}, got {loo_match!r}")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     loo_texts = check_positive_int(loo_texts, "loo_texts", allow_none=True)
+    if pieces not in PIECES:
+        raise ValueError(f"pieces must be one of {list(PIECES)}, got {pieces!r}")
     problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)
+    works = None
+    if pieces != "off" and not problem.known.grouped and len(problem.known.texts) <= MAX_TEXTS:
+        works = detect_works(problem.known.texts, problem.known.authors)
+        if pieces == "group" and works.found:
+            problem.known = replace(problem.known, groups=[
+                (a, f"pieces {g}") for a, g in zip(problem.known.authors, works.groups)])
+            works = replace(works, used=True)
     cands = list(dict.fromkeys(problem.known.authors))
     if len(cands) < 2:
         raise ValueError(f"attribution needs at least two candidate authors, got {cands}")
@@ -527,17 +553,20 @@ def attribute(
         options.update(proto.score_options)
 
     def run(m: Method, feats: Features) -> Attribution:
-        return _fit(problem, m, feats, proto, vocabulary, gamma, rule, reject, reject_by,
-                    min_tokens, options, loo_match, loo_texts)
+        return replace(_fit(problem, m, feats, proto, vocabulary, gamma, rule, reject,
+                            reject_by, min_tokens, options, loo_match, loo_texts),
+                       pieces=works)
 
     if auto:
         results, failed = _compared(run, AUTO_METHODS)
         if not results:  # every configuration failed: the first one's error
             raise failed[0][2]
-        values = [res.accuracy.value for _, _, res in results]
-        best = int(np.nanargmax(values)) if not np.isnan(values).all() else 0
-        return replace(results[best][2], method_scores=_method_table(results, best),
-                       not_compared=_not_compared(failed))
+        names = [(name, spec) for name, spec, _ in results]
+        default = names.index(DEFAULT_METHOD) if DEFAULT_METHOD in names else 0
+        chosen = select([res for _, _, res in results],
+                        [f"{res.method.label} on {spec}" for _, spec, res in results], default)
+        return replace(results[chosen.chosen][2], not_compared=_not_compared(failed),
+                       method_scores=_method_table(results, chosen.chosen), selection=chosen)
     result = run(m, feats)
     if compare is None:
         compare = proto is None and len(problem.known.texts) <= COMPARE_UP_TO

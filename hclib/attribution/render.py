@@ -233,6 +233,10 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
                          f"{row.method} on {row.features} {row.accuracy:.1%}"
                          + (" (chosen)" if row.chosen else "")
                          for row in result.method_scores.itertuples()))
+    if result.selection is not None:
+        lines.append(str(result.selection))
+    if result.pieces is not None and result.pieces.found:
+        lines.append(str(result.pieces))
     if result.better is not None:
         lines.append(advice_line(result.better, interface))
     if result.not_compared:
@@ -255,7 +259,8 @@ def to_frame(result: Attribution) -> pd.DataFrame:
 def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
     """The settings, the expected accuracy on the texts attributed (``expected_accuracy``:
     ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``), the
-    accuracy on the known texts and every text's verdict and discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
+    accuracy on the known texts, ``method="auto"``'s comparison and the nested accuracy of its
+    choice (``auto_selection``) and every text's verdict and discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
     ``json.dumps``)."""
     _check_interface(interface)
     def num(v: Any) -> Any:
@@ -288,6 +293,8 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "methods_compared": None if result.method_scores is None else [
             {k: num(v) for k, v in row.items()}
             for row in result.method_scores.to_dict("records")],
+        "auto_selection": None if result.selection is None else result.selection.as_dict(),
+        "pieces": None if result.pieces is None else result.pieces.as_dict(),
         "advice": None if result.better is None else advice_line(result.better, interface),
         "better_method": None if result.better is None else {
             "method": result.better.method, "features": result.better.features,

@@ -25,9 +25,8 @@ from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
 from hclib.texts.protocols import Protocol
 
-from . import render
+from . import render, trust
 from .methods import Method
-from . import trust
 from .trust import Calibration, ExpectedAccuracy
 from .options import (INSUFFICIENT, MIN_TOKENS, TIE, UNK, _check_level, _check_reject_by,
                       _no_confidence_message, _no_outsider_message, _single_text_message)
@@ -161,8 +160,9 @@ class Attribution:
     known_groups: list[tuple[Hashable, Hashable]] | None = None
     confidence_model: ConfidenceModel | None = field(default=None, repr=False)
     method_scores: pd.DataFrame | None = None
+    selection: Any = None  # method="auto": hclib.attribution.selection.Selection
+    pieces: Any = None  # flat known texts: hclib.attribution.works.Works
     better: Advice | None = None
-    # configurations left out of the comparison: (method name, features, what went wrong)
     not_compared: tuple[tuple[str, str, str], ...] = ()
     # every known text that can be left out × candidates: its row of ``known_table`` where it
     # is there (the sample), else its own-author value in every column: the ranks' reference

@@ -25,6 +25,7 @@ from hclib.attribution.pipeline import attribute
 from hclib.attribution.render import (COLUMN_HELP, COLUMN_LABELS, TABLE_WIDTH, footer,
                                       render_table, shorten_names, top_words)
 from hclib.attribution.result import Attribution
+from hclib.attribution.works import PIECES
 from hclib.texts.features import KINDS, MAX_ORDER
 from hclib.texts.protocols import get_protocol
 from hclib.texts.sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, SkippedFilesWarning,
@@ -73,8 +74,10 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", default=None, metavar="NAME",
                    help="attribution method (default fisher: Fisher's combination of the "
                         "paper's exact P-values, the winner of the book's short-texts study; "
-                        "hc_dagger is the paper's HC†; list below), or auto: the best of a "
-                        "short list by leave-one-out accuracy on the known texts")
+                        "hc_dagger is the paper's HC†; list below), or auto: the default unless "
+                        "another of a short list is more accurate on the known texts "
+                        "(leave-one-out) by more than a standard error, with the nested "
+                        "accuracy of that choice")
     p.add_argument("--features", default=None, metavar="SPEC",
                    help="what is counted (default words; see below)")
     p.add_argument("--vocabulary", type=int, default=None, metavar="N",
@@ -104,6 +107,10 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="score at most N known texts (a seeded sample) leave-one-out against "
                         "every candidate, for the accuracy and the confidence; 'all' for "
                         f"every one (default {LOO_TEXTS})")
+    p.add_argument("--pieces", choices=PIECES, default="detect", metavar="MODE",
+                   help="with flat known folders: detect pieces of one work (shared rare "
+                        "words) and say so, group them (leave-one-out leaves out each such "
+                        "work whole), or off (default detect)")
     p.add_argument("--loo-match", choices=LOO_CHOICES, default=DEFAULT_LOO_MATCH,
                    metavar="MATCH",
                    help=f"{', '.join(LOO_CHOICES)}: leave-one-out with the other authors "
@@ -270,7 +277,7 @@ def _attribute(known, unknown, args: argparse.Namespace, compare: bool | None = 
                      reject_by=args.reject_by, min_tokens=args.min_tokens, n_jobs=args.jobs,
                      loo_texts=args.loo_texts, loo_match=args.loo_match,
                      gamma=args.gamma, protocol=getattr(args, "protocol", None),
-                     compare=compare)
+                     compare=compare, pieces=getattr(args, "pieces", "detect"))
 
 
 @contextlib.contextmanager
