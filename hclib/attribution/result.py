@@ -379,7 +379,7 @@ class Attribution:
 
     @property
     def expected_accuracy(self) -> ExpectedAccuracy:
-        """The expected accuracy on the texts being attributed: the mean probability that
+        """The expected accuracy on the texts being attributed, the mean probability that
         their verdicts are right (the calibrated confidence, times the chance that the
         author is a candidate at all), with a 95 % interval from the calibration refitted on
         resampled known texts and the binomial spread (:mod:`hclib.attribution.trust`)."""

@@ -146,7 +146,7 @@ def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
 
 def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = None,
                share: float | None = None) -> np.ndarray:
-    """``p_outsider`` of each verdict of ``base``: :func:`outsider_q` at the share of
+    """``p_outsider`` of each verdict of ``base``: ``outsider_q`` at the share of
     outsiders estimated among the texts to attribute (or ``share``)."""
     q = outsider_q(result, base, model)
     if not np.isfinite(q).any():
@@ -191,7 +191,7 @@ def expected(result: Any) -> ExpectedAccuracy:
 def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
                       evidence: pd.DataFrame, true: pd.Series
                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The verdicts (:meth:`Attribution._base`) of known texts as insiders (every candidate)
+    """The verdicts (``Attribution._base``) of known texts as insiders (every candidate)
     and as outsiders (their own author's column left out: the best of the others)."""
     inside = result._base(d, r, evidence)
     own = np.array([result.candidates.index(a) for a in true])

@@ -37,7 +37,8 @@ from .scores import UNK, accuracy, macro_f1
 
 __all__ = ["RULES", "hold_out", "pan_open_set"]
 
-#: The answers compared: name → (reject, reject_by), ``None`` for the closed-set answer.
+#: The answers compared, each name with its (reject, reject_by) or ``None`` for the
+#: closed-set answer.
 RULES: dict[str, tuple[float, str] | None] = {
     "closed set": None, "reject by outsider 0.5": (0.5, "outsider"),
     "reject by rank 0.9": (0.9, "rank")}
