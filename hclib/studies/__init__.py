@@ -26,10 +26,14 @@ tables.
 * :mod:`hclib.studies.trust`: how far a verdict of :func:`hclib.attribute` can be trusted
   (chapter "Attribute your own texts"): Gutenberg pieces of works in folds, grouped against
   ungrouped leave-one-out, accuracy against length, PAN 2018 confidences.
+* :mod:`hclib.studies.verification`: did this author write it? (chapter "Verification with
+  HC"): verification problems from the Federalist papers, the Gutenberg collection and PAN
+  2018, :func:`hclib.verify` against a General-Impostors baseline, PAN's measures, how much
+  calibration data the test needs.
 """
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
-               scores, short_texts, trust)
+               scores, short_texts, trust, verification)
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
@@ -47,4 +51,5 @@ __all__ = [
     "published_pvalues",
     "scores",
     "short_texts",
+    "verification",
 ]
