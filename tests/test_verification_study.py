@@ -107,3 +107,18 @@ def test_subset_pool_and_middle(world):
     assert len(sub) == 3 and set(sub.names) <= set(pool.names)
     assert vs.subset_pool(pool, None) is pool
     assert vs.middle("a b c d e f", 2) == "c d"
+
+
+def test_calibration_sweep_rows(world):
+    pool, known, same, other = world
+    questioned = {f"q{i}": t for i, t in enumerate(same + other)}
+    group = vs.Group("synthetic", "a0", known, questioned,
+                     dict(zip(questioned, [True] * 3 + [False] * 3)), pool)
+    base = vs.run([group], vocabulary=60)
+    sweep = vs.calibration_sweep([group], n_known=(2,), n_impostors=(4,), base=base,
+                                 vocabulary=60)
+    assert sweep["varied"].tolist() == ["none (all)", "known texts", "impostors"]
+    assert sweep["known texts"].tolist() == [4, 2, 4]
+    assert sweep["impostors"].tolist() == [10, 10, 4]
+    assert sweep["AUC"].between(0, 1).all()
+    assert (sweep["smallest P-value"] > 0).all()

@@ -57,9 +57,9 @@ from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.verify import verify
 
 __all__ = ["SELECTION_RULE", "VARIANTS", "Group", "calibration_sweep", "choose",
-           "disputed_groups", "federalist_groups", "general_impostors", "gutenberg_groups",
+           "disputed_groups", "federalist_groups", "federalist_papers", "general_impostors", "gutenberg_groups",
            "gutenberg_impostors", "middle", "pan_groups", "pvalue_floor", "reliability",
-           "roc", "run", "score_table", "subset_pool", "tippett"]
+           "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett"]
 
 #: The compared answers, in the order of every table.
 VARIANTS = ("HC probability", "HC P-value", "General Impostors")
@@ -102,7 +102,8 @@ def subset_pool(pool: ImpostorPool, n: int | None, seed: int = 0) -> ImpostorPoo
 # ------------------------------------------------------------------ the problems
 
 
-def _federalist() -> dict[str, dict[str, str]]:
+def federalist_papers() -> dict[str, dict[str, str]]:
+    """The Federalist papers by author (Madison, Hamilton, Jay, disputed): number → text."""
     from hclib.corpora.federalist import load_federalist
 
     d = load_federalist()
@@ -122,7 +123,7 @@ def _hamilton_split(papers: dict[str, dict[str, str]], n_hamilton: int, seed: in
 def federalist_groups(n_hamilton: int = 10, seed: int = 0) -> list[Group]:
     """Madison's papers left out in turn (same) and ``n_hamilton`` held-out Hamilton papers
     (different) against Madison; impostors Jay and the other Hamilton papers."""
-    papers = _federalist()
+    papers = federalist_papers()
     held, rest = _hamilton_split(papers, n_hamilton, seed)
     mad = papers["Madison"]
     pool = impostor_pool({"Jay": list(papers["Jay"].values()),
@@ -140,7 +141,7 @@ def disputed_groups(n_hamilton: int = 10, seed: int = 0) -> dict[str, Group]:
     """The disputed papers against Madison and against Hamilton (truth: Madison, the
     consensus since Mosteller and Wallace), and the held-out Hamilton papers against the
     other Hamilton papers (a check of the P-value)."""
-    papers = _federalist()
+    papers = federalist_papers()
     held, rest = _hamilton_split(papers, n_hamilton, seed)
     ham, mad, jay = papers["Hamilton"], papers["Madison"], list(papers["Jay"].values())
     disputed = {f"No. {i}": t for i, t in papers["disputed"].items()}
@@ -386,26 +387,29 @@ def pvalue_floor(k: Any) -> Any:
     return 1 / (np.asarray(k) + 1)
 
 
+def sweep_row(frame: pd.DataFrame, varied: str) -> dict[str, Any]:
+    """One row of :func:`calibration_sweep` from the rows of :func:`run`."""
+    s = metrics.verification_scores(frame["same"], frame["answer"])
+    return {"varied": varied, "known texts": frame["known texts"].median(),
+            "impostors": frame["impostors"].median(),
+            "median known windows": frame["known windows"].median(),
+            "AUC": s["auc"], "Cllr": s["cllr"], "Cllr_min": s["cllr_min"],
+            "AUC of P-value": metrics.auc(frame["same"], _variant(frame, "HC P-value")),
+            "AUC of GI": metrics.auc(frame["same"], _variant(frame, "General Impostors")),
+            "smallest P-value": frame["p_value"].min()}
+
+
 def calibration_sweep(groups: Sequence[Group], n_known: Sequence[int | None] = (),
                       n_impostors: Sequence[int | None] = (), seed: int = 0,
-                      **options: Any) -> pd.DataFrame:
-    """AUC, Cllr and Cllr_min of the HC probability and the AUC of the P-value and of the
+                      base: pd.DataFrame | None = None, **options: Any) -> pd.DataFrame:
+    """AUC, Cllr and Cllr_min of the HC probability, the AUC of the P-value and of the
     General Impostors score when each group keeps ``n_known`` known texts (all impostors),
-    or ``n_impostors`` impostors (all known texts)."""
-    rows = []
+    or ``n_impostors`` impostors (all known texts); ``base``, the rows of :func:`run` with
+    everything, comes first."""
+    rows = [] if base is None else [sweep_row(base, "none (all)")]
     runs = [("known texts", n, None) for n in n_known] + \
         [("impostors", None, m) for m in n_impostors]
     for what, n, m in runs:
-        frame = run(groups, n_known=n, n_impostors=m, seed=seed, **options)
-        s = metrics.verification_scores(frame["same"], frame["answer"])
-        rows.append({"varied": what, "known texts": frame["known texts"].median(),
-                     "impostors": frame["impostors"].median(),
-                     "median known windows": frame["known windows"].median(),
-                     "AUC": s["auc"], "Cllr": s["cllr"], "Cllr_min": s["cllr_min"],
-                     "AUC of P-value": metrics.auc(frame["same"],
-                                                   _variant(frame, "HC P-value")),
-                     "AUC of GI": metrics.auc(frame["same"],
-                                              _variant(frame, "General Impostors")),
-                     "smallest P-value": frame["p_value"].min()})
+        rows.append(sweep_row(run(groups, n_known=n, n_impostors=m, seed=seed, **options),
+                              what))
     return pd.DataFrame(rows)
-
