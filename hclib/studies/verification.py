@@ -59,7 +59,8 @@ from hclib.verification.verify import verify
 __all__ = ["SELECTION_RULE", "VARIANTS", "Group", "calibration_sweep", "choose",
            "disputed_groups", "federalist_groups", "federalist_papers", "general_impostors", "gutenberg_groups",
            "gutenberg_impostors", "middle", "pan_groups", "pvalue_floor", "reliability",
-           "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett"]
+           "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett",
+           "variant_score"]
 
 #: The compared answers, in the order of every table.
 VARIANTS = ("HC probability", "HC P-value", "General Impostors")
@@ -215,8 +216,9 @@ def pan_groups(candidates: int = 5, per_side: int = 2, n_impostors: int = 60,
         known, unknown = problem_parts(d, name)
         others = d[(d.problem != name) & (d.role == "known")]
         pick = rng.choice(len(others), min(n_impostors, len(others)), replace=False)
-        pool = impostor_pool({f"{r.problem} {r.author}": [r.text]
-                              for r in others.iloc[np.sort(pick)].itertuples()})
+        chosen = others.iloc[np.sort(pick)]
+        pool = impostor_pool({f"{p} {a}": g.text.tolist()
+                              for (p, a), g in chosen.groupby(["problem", "author"])})
         owners = sorted(set(unknown.author) & set(known.author))
         for cand in rng.choice(owners, min(candidates, len(owners)), replace=False):
             own = unknown[unknown.author == cand]
@@ -319,7 +321,8 @@ def run(groups: Sequence[Group], *, n_known: int | None = None,
     return pd.DataFrame(rows)
 
 
-def _variant(frame: pd.DataFrame, variant: str) -> np.ndarray:
+def variant_score(frame: pd.DataFrame, variant: str) -> np.ndarray:
+    """The answers of one of :data:`VARIANTS` in the rows of :func:`run` (NaN as 0.5)."""
     column = {"HC probability": "answer", "HC P-value": "p_value",
               "General Impostors": "General Impostors"}[variant]
     return frame[column].fillna(0.5).to_numpy(dtype=float)
@@ -331,7 +334,7 @@ def score_table(frame: pd.DataFrame, variants: Sequence[str] = VARIANTS) -> pd.D
     rows = {}
     for name, part in frame.groupby("set", sort=False):
         for variant in variants:
-            s = metrics.verification_scores(part["same"], _variant(part, variant))
+            s = metrics.verification_scores(part["same"], variant_score(part, variant))
             rows[name, variant] = {"problems": len(part)} | s
     out = pd.DataFrame(rows).T
     out.index.names = ["set", "variant"]
@@ -394,8 +397,8 @@ def sweep_row(frame: pd.DataFrame, varied: str) -> dict[str, Any]:
             "impostors": frame["impostors"].median(),
             "median known windows": frame["known windows"].median(),
             "AUC": s["auc"], "Cllr": s["cllr"], "Cllr_min": s["cllr_min"],
-            "AUC of P-value": metrics.auc(frame["same"], _variant(frame, "HC P-value")),
-            "AUC of GI": metrics.auc(frame["same"], _variant(frame, "General Impostors")),
+            "AUC of P-value": metrics.auc(frame["same"], variant_score(frame, "HC P-value")),
+            "AUC of GI": metrics.auc(frame["same"], variant_score(frame, "General Impostors")),
             "smallest P-value": frame["p_value"].min()}
 
 
