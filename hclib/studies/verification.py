@@ -44,7 +44,7 @@ known texts or fewer impostors; :func:`pvalue_floor` is the smallest conformal P
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -80,7 +80,6 @@ class Group:
     questioned: dict[str, str]
     same: dict[str, bool]
     impostors: ImpostorPool
-    info: dict[str, Any] = field(default_factory=dict)
 
 
 def middle(text: str, words: int) -> str:
