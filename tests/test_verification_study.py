@@ -5,6 +5,7 @@ by mean AUC, and run() gives one row per questioned text."""
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 import pandas as pd
@@ -122,3 +123,35 @@ def test_calibration_sweep_rows(world):
     assert sweep["impostors"].tolist() == [10, 10, 4]
     assert sweep["AUC"].between(0, 1).all()
     assert (sweep["smallest P-value"] > 0).all()
+
+
+needs_data = pytest.mark.skipif(not os.environ.get("HCLIB_DATA_DIR"),
+                                reason="HCLIB_DATA_DIR not set")
+
+
+@needs_data
+def test_federalist_groups_keep_questioned_texts_out_of_the_impostors():
+    groups = vs.federalist_groups()
+    assert len(groups) == 15 and sum(len(g.questioned) for g in groups) == 24
+    pool = groups[0].impostors
+    assert len(pool) == 5 + 41
+    held = groups[-1].questioned
+    assert not any(t for g in groups for t in g.known if t in held.values())
+    coded = impostor_pool(list(held.values()))
+    lexicon = list(coded.lexicon)
+    inside = {tuple(np.asarray(pool.lexicon)[c[:50]].tolist()) for c in pool.codes}
+    assert not {tuple(np.asarray(lexicon)[c[:50]].tolist()) for c in coded.codes} & inside
+    checks = vs.disputed_groups()
+    assert set(checks) == {"against Madison", "against Hamilton", "Hamilton held out"}
+    assert len(checks["Hamilton held out"].known) == 41
+
+
+@needs_data
+def test_pan_groups_are_balanced_and_impostors_come_from_other_problems():
+    groups = vs.pan_groups(candidates=2, per_side=1, n_impostors=10)
+    assert len(groups) == 8
+    for g in groups:
+        assert len(g.known) == 7 and sum(g.same.values()) * 2 == len(g.same)
+        problem = g.author.split()[0]
+        assert len(g.impostors) == 10
+        assert not any(a.startswith(problem) for a in g.impostors.authors)
