@@ -293,7 +293,8 @@ def run(groups: Sequence[Group], *, n_known: int | None = None,
         n_impostors: int | None = None, seed: int = 0, baseline: bool = True,
         **options: Any) -> pd.DataFrame:
     """One row per questioned text: its set, author, truth, the HC probability and answer
-    (0.5 inside the no-decision band), the P-value, the known windows behind it and, with
+    (0.5 inside the no-decision band), the P-value, the medians of the known texts' and
+    the impostors' scores at its length, the known windows behind it and, with
     ``baseline``, the General Impostors score. ``n_known`` (seeded) known texts and
     ``n_impostors`` impostors of each group; ``options`` go to :func:`hclib.verify`."""
     rows = []
@@ -314,6 +315,8 @@ def run(groups: Sequence[Group], *, n_known: int | None = None,
                          "same": group.same[name], "probability": row["probability"],
                          "answer": float(answers[name]), "p_value": row["p_value"],
                          "decision": row["decision"],
+                         "known median": row["known_median"],
+                         "impostor median": row["impostor_median"],
                          "known windows": windows.get(row["length"], 0),
                          "known texts": len(known), "impostors": len(pool),
                          "General Impostors": gi[k]})
