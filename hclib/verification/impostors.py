@@ -8,7 +8,7 @@ to the same corpus (different author; Koppel and Winter's General Impostors, 201
 An :class:`ImpostorPool` holds the impostors as sequences of items (tokens or n-grams of a
 feature set), coded as integers over the pool's own lexicon, so that counting any
 stretch of them over any vocabulary is one array lookup and one ``bincount``
-(:meth:`ImpostorPool.counts`).
+(:meth:`ImpostorPool.lookup`).
 
 **The default pool** (:func:`gutenberg_pool`) is built from the project's Gutenberg collection
 (:mod:`hclib.corpora.gutenberg`: 990 English works by 55 authors, from

@@ -438,10 +438,12 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         of the known texts, default the method's, or a list), :math:`\\gamma_0`.
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
-        :class:`VerificationModel` (:func:`fit_verifier`): the probability model is fitted on
+        :class:`~hclib.verification.verify.VerificationModel`
+        (:func:`~hclib.verification.verify.fit_verifier`): the probability model is fitted on
         them instead of on pseudo-problems of the known texts and the impostors.
     band
-        Half-width of the "no decision" band around 0.5 (default :data:`BAND`).
+        Half-width of the "no decision" band around 0.5 (default
+        :data:`~hclib.verification.verify.BAND`).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".
     """
