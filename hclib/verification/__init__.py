@@ -3,14 +3,15 @@
 * :mod:`hclib.verification.verify`: :func:`~hclib.verification.verify.verify` (one author's known texts against one or
   many questioned texts: the conformal P-value of the HC discrepancy among the known texts'
   leave-one-out discrepancies, the same-author probability calibrated on pseudo-problems of
-  the known texts and impostors or on labelled problems, :func:`~hclib.verification.verify.fit_verifier`, and a
-  decision with a "no decision" band), all at one length per text so that a long text is not
-  "different" for being long;
+  the known texts and impostors or on labelled problems,
+  :func:`~hclib.verification.verify.fit_verifier`, and a decision with a "no decision"
+  band), all at one length per text so that a long text is not "different" for being long;
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
-  probability (:class:`~hclib.verification.impostors.ImpostorPool`; the default pool of Gutenberg
-  excerpts, :func:`~hclib.verification.impostors.gutenberg_pool`);
-* :mod:`hclib.verification.result`: the answer (:class:`~hclib.verification.result.Verification`, its table, PAN
-  answers and :meth:`~hclib.verification.result.Verification.explain`, the words behind it);
+  probability (:class:`~hclib.verification.impostors.ImpostorPool`; the default pool of
+  Gutenberg excerpts, :func:`~hclib.verification.impostors.gutenberg_pool`);
+* :mod:`hclib.verification.result`: the answer
+  (:class:`~hclib.verification.result.Verification`, its table, PAN answers and
+  :meth:`~hclib.verification.result.Verification.explain`, the words behind it);
 * :mod:`hclib.verification.pan_formats`: PAN's verification datasets (2013–2015 problem
   folders, 2020–2021 ``pairs.jsonl``), their truth and answers files.
 """

@@ -452,7 +452,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         (:func:`~hclib.verification.verify.fit_verifier`): the probability model is fitted on
         them instead of on pseudo-problems of the known texts and the impostors.
     band
-        Half-width of the "no decision" band around 0.5 (default :data:`~hclib.verification.verify.BAND`).
+        Half-width of the "no decision" band around 0.5 (default
+        :data:`~hclib.verification.verify.BAND`).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".
     """
