@@ -36,7 +36,8 @@ import numpy as np
 from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import read_folder, unknown_texts
 
-__all__ = ["POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool", "impostor_pool"]
+__all__ = ["POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool", "impostor_pool",
+           "text_items"]
 
 #: Word tokens of each excerpt of the default pool (from the middle of each work).
 POOL_TOKENS = 20_000
@@ -85,15 +86,23 @@ def _coded(items: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], tuple[np.nd
     return tuple(lexicon), tuple(codes)
 
 
-def _pool(names: Sequence[str], authors: Sequence[str], texts: Sequence[str],
-          feats: Features, source: str) -> ImpostorPool:
+def text_items(names: Sequence[str], texts: Sequence[str], feats: Features, kind: str
+               ) -> list[list[str]]:
+    """Each text's items (tokens or n-grams of ``feats``); a text with none is refused,
+    named as the ``kind`` of text it is (``"known text"``, ``"impostor"``)."""
     items = []
     for name, text in zip(names, texts):
         doc = feats.items(text)
         if not doc:
-            raise ValueError(f"impostor {name!r} is empty after tokenisation "
+            raise ValueError(f"{kind} {name!r} is empty after tokenisation "
                              f"(features {str(feats)!r})")
         items.append(doc)
+    return items
+
+
+def _pool(names: Sequence[str], authors: Sequence[str], texts: Sequence[str],
+          feats: Features, source: str) -> ImpostorPool:
+    items = text_items(names, texts, feats, "impostor")
     lexicon, codes = _coded(items)
     return ImpostorPool(tuple(names), tuple(authors), lexicon, codes, feats, source)
 

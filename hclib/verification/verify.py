@@ -70,7 +70,7 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import known_texts, read_folder, unknown_texts
 from hclib.texts.tokens import choose_vocabulary
 
-from .impostors import ImpostorPool, gutenberg_pool, impostor_pool
+from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .result import Verification
 
 __all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel", "separation",
@@ -268,13 +268,7 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
                          "g2, cressie_read, chi2 or cosine")
     feats = parse_features(features)
     names, texts = _known(known)
-    items = []
-    for name, text in zip(names, texts):
-        doc = feats.items(text)
-        if not doc:
-            raise ValueError(f"known text {name!r} is empty after tokenisation "
-                             f"(features {str(feats)!r})")
-        items.append(doc)
+    items = text_items(names, texts, feats, "known text")
     if impostors is None or (isinstance(impostors, str) and impostors == "gutenberg"):
         pool = gutenberg_pool(feats)
     else:
