@@ -70,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh:
         shutil.rmtree(args.cache, ignore_errors=True)
     cache = get_cache(str(args.cache))
-    todo = []
-    for path in chapters():
+    book, todo = chapters(), []
+    for path in book:
         try:
             cache.match_cache_notebook(read(path))
         except KeyError:
             todo.append(path)
-    print(f"pre-executing {len(todo)} of {len(chapters())} chapters, {args.jobs} at a time "
+    print(f"pre-executing {len(todo)} of {len(book)} chapters, {args.jobs} at a time "
           f"(the others are in {args.cache} with the same code)", flush=True)
     start, failed = time.time(), []
     # The longest chapters first (by size, a proxy for their run time), so that a long one
