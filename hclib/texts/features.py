@@ -204,12 +204,11 @@ class Features:
                        for n in self.orders))
 
     def items_bytes(self, items: Sequence[str]) -> int:
-        """Bytes that built ``items`` take while they are counted, by the same estimate (the
-        bytes per character read from at most 1,000 items spread over the list: an
-        estimate, at a small fraction of the cost of counting)."""
-        step = max(len(items) // 1000, 1)
-        width = _width(items[::step])
-        return len(items) * _ITEM_BYTES + width * sum(map(len, items))
+        """Bytes that built ``items`` take while they are counted, by the same estimate
+        (their characters joined once, so the bytes per character are those of the widest
+        character: exact, at a small fraction of the cost of counting)."""
+        joined = "".join(items)
+        return len(items) * _ITEM_BYTES + _width(joined) * len(joined)
 
     def _check_memory(self, tokens: Sequence[str] | str, used: int = 0) -> None:
         """ValueError, with the estimate and the limit, for n-grams that with ``used`` bytes
@@ -231,8 +230,10 @@ class Features:
 
 def _width(tokens: Sequence[str] | str) -> int:
     """Bytes per character of Python strings made of ``tokens``' characters: 1, 2 or 4."""
-    top = max(map(max, filter(None, tokens)), default="\0") if not isinstance(tokens, str) \
-        else max(tokens, default="\0")
+    text = tokens if isinstance(tokens, str) else "".join(tokens)
+    if text.isascii():  # the common case, without a look at every character in Python
+        return 1
+    top = max(text)
     return 1 if top < "\u0100" else 2 if top < "\U00010000" else 4
 
 
