@@ -226,6 +226,24 @@ def test_length_fit_compares_like_with_like() -> None:
         length_fit(d[:3], tokens, author)
 
 
+def test_length_fit_equals_least_squares_with_a_dummy_per_candidate() -> None:
+    """The within-candidate fit (Frisch-Waugh-Lovell) gives the slopes and intercepts of the
+    least-squares fit with one dummy column per candidate, solved directly."""
+    from hclib.calibration import length_fit
+    rng = np.random.default_rng(3)
+    author = [f"a{k}" for k in rng.integers(0, 7, 300)]
+    tokens = rng.integers(50, 4000, 300).astype(float)
+    code = np.array([int(a[1:]) for a in author])
+    d = 0.4 * code + 0.002 * tokens + 1.5 * np.log1p(tokens) + rng.normal(0, 1, 300)
+    fit = length_fit(d, tokens, author)
+    names = list(dict.fromkeys(author))
+    x = np.column_stack([[[a == b for b in names] for a in author], tokens,
+                         np.log1p(tokens)]).astype(float)
+    coef = np.linalg.lstsq(x, d, rcond=None)[0]
+    np.testing.assert_allclose(fit.slopes, coef[-2:], rtol=1e-9)
+    np.testing.assert_allclose([fit.intercept[a] for a in names], coef[:-2], atol=1e-9)
+
+
 def test_advice_compares_with_the_upper_end() -> None:
     """The advice names another method only above this one's true upper end, whichever
     leave-one-out of the bracket is the higher."""

@@ -114,16 +114,23 @@ def length_fit(discrepancy: ArrayLike, tokens: ArrayLike, author: Sequence[Hasha
     if not np.isfinite(d).all():
         raise ValueError("the known texts' discrepancies must be finite")
     names = list(dict.fromkeys(author))
-    dummies = np.array([[a == b for b in names] for a in author], dtype=np.float64)
-    x = np.column_stack([dummies, t, np.log1p(t)])
+    index = {a: j for j, a in enumerate(names)}
+    code = np.array([index[a] for a in author])
+    per = np.bincount(code, minlength=len(names)).astype(np.float64)
+
+    def within(v: np.ndarray) -> np.ndarray:  # v less its candidate's mean
+        return v - (np.bincount(code, v, len(names)) / per)[code]
+
     slopes = np.zeros(2)
     if d.size > len(names) + 2 and np.ptp(np.log1p(t)) > 0.05:
-        coef = np.linalg.lstsq(x, d, rcond=None)[0]
-        slopes = coef[len(names):]
+        # the slopes of the fit with an intercept per candidate, by Frisch-Waugh-Lovell:
+        # the within-candidate deviations regressed on each other (no dummy columns)
+        x = np.column_stack([within(t), within(np.log1p(t))])
+        slopes = np.linalg.lstsq(x, within(d), rcond=None)[0]
     rest = d - slopes[0] * t - slopes[1] * np.log1p(t)
     intercept, residuals, scale = {}, {}, {}
     for j, a in enumerate(names):
-        mine = rest[dummies[:, j] > 0]
+        mine = rest[code == j]
         intercept[a] = float(np.mean(mine))
         residuals[a] = np.sort(mine - intercept[a])
         mad = float(np.median(np.abs(residuals[a])))
