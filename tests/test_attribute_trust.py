@@ -179,6 +179,28 @@ def four_authors(seed: int = 0, per_author: int = 6, length: int = 400):
     return texts
 
 
+def test_differs_warns_when_the_texts_are_harder_than_the_known_ones() -> None:
+    """Texts as long as the known ones: no warning; excerpts of a tenth of their length,
+    whose verdicts are weaker: one line in the summary, and ``below_known`` in JSON."""
+    rng = np.random.default_rng(5)
+    texts = four_authors(seed=5, per_author=8)
+    known = {a: t[:8] for a, t in texts.items()}
+    alike = {f"{a}-{i}": t for a, ts in texts.items() for i, t in enumerate(ts[8:])}
+    short = {k: " ".join(rng.choice(t.split(), 40, replace=False)) for k, t in alike.items()}
+    results = {}
+    for name, unknown in (("alike", alike), ("short", short)):
+        results[name] = hclib.attribute(known, unknown, vocabulary=50, min_tokens=20,
+                                        progress=False)
+    same, hard = results["alike"], results["short"]
+    assert same.differs is None
+    assert not json.loads(same.to_json())["expected_accuracy"]["below_known"]
+    e = hard.expected_accuracy
+    assert e.high < hard.accuracy.value and hard.differs is not None
+    assert hard.differs in hard.summary_lines()
+    assert f"{e.value:.1%} expected" in hard.differs
+    assert json.loads(hard.to_json())["expected_accuracy"]["below_known"]
+
+
 def test_p_outsider_tells_outsiders() -> None:
     texts = four_authors()
     known = {a: t[:6] for a, t in texts.items() if a != "dee"}

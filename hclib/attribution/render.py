@@ -212,7 +212,9 @@ def _not_compared_line(result: Attribution) -> str:
 
 def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
     """What the command line prints under the table: the expected accuracy on the texts
-    attributed, the setting, the accuracy on the known texts, the methods compared by ``method="auto"``, the advice about another method (worded for the
+    attributed, the setting, the accuracy on the known texts (and
+    :attr:`~hclib.attribution.result.Attribution.differs` when the texts look harder), the
+    methods compared by ``method="auto"``, the advice about another method (worded for the
     ``interface``, :data:`INTERFACES`), the methods left out of the comparison and the
     corpus-balance warning."""
     _check_interface(interface)
@@ -233,6 +235,8 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
                          f"{row.method} on {row.features} {row.accuracy:.1%}"
                          + (" (chosen)" if row.chosen else "")
                          for row in result.method_scores.itertuples()))
+    if result.differs is not None:
+        lines.append(result.differs)
     if result.selection is not None:
         lines.append(str(result.selection))
     if result.pieces is not None and result.pieces.found:
@@ -258,7 +262,8 @@ def to_frame(result: Attribution) -> pd.DataFrame:
 
 def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
     """The settings, the expected accuracy on the texts attributed (``expected_accuracy``:
-    ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``), the
+    ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``, and
+    ``below_known``, whether :attr:`~hclib.attribution.result.Attribution.differs` warns), the
     accuracy on the known texts, ``method="auto"``'s comparison and the nested accuracy of its
     choice (``auto_selection``) and every text's verdict and discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
     ``json.dumps``)."""
@@ -284,7 +289,8 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "names_source": result.names_source,
         "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
                               "high": num(exp.high), "texts": exp.n,
-                              "outsiders": num(exp.outsiders), "refits": exp.refits},
+                              "outsiders": num(exp.outsiders), "refits": exp.refits,
+                              "below_known": result.differs is not None},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
                      "texts": acc.n, "groups": acc.groups, "low": num(acc.low),

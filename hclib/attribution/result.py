@@ -416,6 +416,20 @@ class Attribution:
                 "known text")
 
     @property
+    def differs(self) -> str | None:
+        """A one-line warning that the texts being attributed look harder than the known
+        ones, or ``None``: given when the whole 95 % interval of the
+        :attr:`expected_accuracy` lies below the leave-one-out :attr:`accuracy` (high <
+        value), i.e. their verdicts have weaker margins, less evidence or more likely
+        authors outside the candidates than the known texts' leave-one-out verdicts."""
+        e, a = self.expected_accuracy, self.accuracy
+        if not (e.n and a.n and np.isfinite(e.high) and e.high < a.value):
+            return None
+        return (f"these texts look harder than the known ones: {e.value:.1%} expected on "
+                f"them against {a.value:.1%} on the known texts; quote the expected "
+                "accuracy, and add known texts like these (genre, topic, length) if you can")
+
+    @property
     def advice(self) -> str | None:
         """The :attr:`better` configuration as one line worded for Python, or ``None``."""
         return None if self.better is None else render.advice_line(self.better, "python")
