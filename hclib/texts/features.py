@@ -197,7 +197,7 @@ class Features:
         if count == 0:
             return 0
         # an n-gram has n characters, or n tokens of the mean length and n - 1 spaces
-        chars = count if isinstance(tokens, str) else sum(map(len, tokens))
+        chars = count if isinstance(tokens, str) else len("".join(tokens))
         mean = 1.0 if self.kind == "chars" else chars / count
         sep = 0 if self.kind == "chars" else 1
         return int(sum(max(count - n + 1, 0) * (_ITEM_BYTES + width * (n * mean + (n - 1) * sep))
