@@ -26,22 +26,25 @@ here; issue 35's target (clearly above the closed set) is not met on these probl
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from hclib.attribution.pipeline import attribute
+from hclib.calibration.metrics import auc
 
 from .scores import UNK, accuracy, macro_f1
 
-__all__ = ["RULES", "hold_out", "pan_open_set"]
+__all__ = ["RULES", "SIGNALS", "hold_out", "outsider_signals", "pan_open_set"]
 
 #: The answers compared, each name with its (reject, reject_by) or ``None`` for the
 #: closed-set answer.
 RULES: dict[str, tuple[float, str] | None] = {
     "closed set": None, "reject by outsider 0.5": (0.5, "outsider"),
-    "reject by rank 0.9": (0.9, "rank")}
+    "reject by rank 0.9": (0.9, "rank"), "reject by confidence 0.5": (0.5, "confidence")}
 
 
 def hold_out(candidates: list[str], seed: int, share: float = 1 / 3) -> list[str]:
@@ -55,12 +58,11 @@ def hold_out(candidates: list[str], seed: int, share: float = 1 / 3) -> list[str
     return sorted(rng.choice(sorted(candidates), size=k, replace=False).tolist())
 
 
-def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
-                 seeds: tuple[int, ...] = (0, 1, 2), **options: Any) -> pd.DataFrame:
-    """One row per problem, seed and rule: macro-F1, accuracy, the share of texts by an
-    outsider and the share of answers ``<UNK>`` (module docstring)."""
+def _runs(collections: tuple[str, ...], seeds: tuple[int, ...], **options: Any
+          ) -> Iterator[tuple[str, int, list[str], set[str], np.ndarray, Any]]:
+    """Each problem and seed: (problem, seed, remaining candidates, outsiders, truth, the
+    closed-set attribution)."""
     from hclib.corpora import load_pan18
-    rows = []
     for collection in collections:
         table = load_pan18(collection)
         for problem, part in table.groupby("problem", sort=False):
@@ -73,14 +75,49 @@ def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
                 truth = np.where(test["author"].isin(out), UNK, test["author"]).astype(object)
                 res = attribute(known, dict(zip(test["doc_id"], test["text"])),
                                 progress=False, **options)
-                for rule, reject in RULES.items():
-                    answer = res if reject is None else res.with_reject(*reject)
-                    pred = answer.prediction.to_numpy().astype(object)
-                    rows.append({"problem": f"{collection} {problem}", "seed": seed,
-                                 "candidates": len(known), "outsiders": len(out),
-                                 "rule": rule,
-                                 "macro_f1": macro_f1(truth, pred, candidates=list(known)),
-                                 "accuracy": accuracy(truth, pred),
-                                 "outsider_texts": float(np.mean(truth == UNK)),
-                                 "answered_unk": float(np.mean(pred == UNK))})
+                yield f"{collection} {problem}", seed, list(known), out, truth, res
+
+
+def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
+                 seeds: tuple[int, ...] = (0, 1, 2), **options: Any) -> pd.DataFrame:
+    """One row per problem, seed and rule: macro-F1, accuracy, the share of texts by an
+    outsider and the share of answers ``<UNK>`` (module docstring)."""
+    rows = []
+    for problem, seed, known, out, truth, res in _runs(collections, seeds, **options):
+        for rule, reject in RULES.items():
+            answer = res if reject is None else res.with_reject(*reject)
+            pred = answer.prediction.to_numpy().astype(object)
+            rows.append({"problem": problem, "seed": seed, "candidates": len(known),
+                         "outsiders": len(out), "rule": rule,
+                         "macro_f1": macro_f1(truth, pred, candidates=known),
+                         "accuracy": accuracy(truth, pred),
+                         "outsider_texts": float(np.mean(truth == UNK)),
+                         "answered_unk": float(np.mean(pred == UNK))})
     return pd.DataFrame(rows)
+
+
+#: The per-verdict signals of :func:`outsider_signals`, each oriented so that a larger
+#: value means "more likely an outsider".
+SIGNALS: dict[str, tuple[str, float]] = {
+    "p_outsider": ("p_outsider", 1.0), "1 - confidence": ("confidence", -1.0),
+    "- margin": ("margin", -1.0), "rank score": ("rank_score", 1.0)}
+
+
+def outsider_signals(collections: tuple[str, ...] = ("train", "test"),
+                     seeds: tuple[int, ...] = (0, 1, 2), **options: Any
+                     ) -> tuple[pd.Series, pd.Series]:
+    """How well each verdict signal of the closed-set attribution (:data:`SIGNALS`) tells
+    the outsiders' texts from the candidates' on the runs of :func:`pan_open_set`: (the
+    ROC AUC of each signal over every verdict pooled, ties 1/2; the estimated share of
+    outsiders of each run)."""
+    frames, shares = [], {}
+    for problem, seed, _, _, truth, res in _runs(collections, seeds, **options):
+        frames.append(res.verdicts.assign(outsider=truth == UNK))
+        shares[f"{problem} seed {seed}"] = res.expected_accuracy.outsiders
+    v = pd.concat(frames)
+    aucs = {}
+    for name, (column, sign) in SIGNALS.items():
+        x = sign * v[column].to_numpy(dtype=np.float64)
+        ok = np.isfinite(x)
+        aucs[name] = auc(v["outsider"].to_numpy()[ok], rankdata(x[ok]) / (ok.sum() + 1))
+    return pd.Series(aucs, name="AUC"), pd.Series(shares, name="estimated share")
