@@ -303,7 +303,7 @@ def by_collection(frame: pd.DataFrame) -> pd.DataFrame:
 
 def outsider_odds(result: Any) -> pd.DataFrame:
     """Per text to attribute: ``q``, the probability at even odds that its author is none
-    of the candidates (:func:`hclib.attribution.trust.outsider_q`), and ``p_outsider``, the
+    of the candidates (``hclib.attribution.trust.outsider_q``), and ``p_outsider``, the
     same at the share of outsiders estimated among the texts
     (:mod:`hclib.calibration.outsider`)."""
     from hclib.attribution.trust import outsider_q
