@@ -6,17 +6,29 @@ import pandas as pd
 
 from hclib.studies import your_texts
 
-COLUMNS = ["problem", "texts", "loo", "expected", "low", "high", "real"]
+COLUMNS = ["collection", "problem", "texts", "loo", "expected", "low", "high", "real",
+           "outsiders", "outsiders_true"]
+COLLECTIONS = ["books, work folders", "books, flat folders",
+               'books, flat folders, pieces="group"', "Federalist", "PAN 2018 test"]
 
 
 def test_stored_rows_are_the_chapters_table() -> None:
     rows = your_texts.load_results()
     assert list(rows.columns) == COLUMNS
-    assert rows.problem.str.startswith("gutenberg").sum() == 6
+    assert list(rows.collection.unique()) == COLLECTIONS
+    assert rows.problem.str.startswith("gutenberg").sum() == 18
+    assert (rows.collection == "books, work folders").sum() == 6
     assert "federalist disputed + Jay" in set(rows.problem)
-    shares = rows[["loo", "expected", "low", "high", "real"]]
+    assert "pan18 test pooled" in set(rows.problem)
+    shares = rows[["loo", "expected", "real", "outsiders", "outsiders_true"]]
     assert ((shares >= 0) & (shares <= 1)).all().all()
-    assert (rows.low <= rows.expected).all() and (rows.expected <= rows.high).all()
+    bounded = rows.dropna(subset=["low", "high"])
+    assert len(bounded) == len(rows) - 1  # the pooled row has no interval
+    assert (bounded.low <= bounded.expected).all()
+    assert (bounded.expected <= bounded.high).all()
+    pooled = your_texts.by_collection(rows)
+    pan = rows[rows.collection == "PAN 2018 test"]
+    assert abs(pooled.loc["PAN 2018 test", "real"] - pan.real.iloc[-1]) < 1e-6
 
 
 def test_write_results_round_trips(monkeypatch, tmp_path) -> None:
@@ -24,9 +36,18 @@ def test_write_results_round_trips(monkeypatch, tmp_path) -> None:
            "real": 2 / 3, "outsiders": 0.0}
     monkeypatch.setattr(your_texts, "gutenberg_expected", lambda: pd.DataFrame([row]))
     monkeypatch.setattr(your_texts, "federalist_outsiders",
-                        lambda: (pd.DataFrame([{**row, "problem": "q"}]), None))
+                        lambda: (pd.DataFrame([{**row, "problem": "q",
+                                                "outsiders_true": 0.25}]), None))
+    monkeypatch.setattr(your_texts, "gutenberg_flat", lambda skips: pd.DataFrame(
+        [{**row, "problem": "p, flat"}, {**row, "problem": "p, flat, pieces grouped"}]))
+    monkeypatch.setattr(your_texts, "pan_expected", lambda collections: pd.DataFrame(
+        [{**row, "problem": "r", "texts": 1, "real": 0.0, "outsiders_true": 0.0}]))
     path = tmp_path / "rows.csv"
     written = your_texts.write_results(path)
-    assert list(written.columns) == COLUMNS and list(written.problem) == ["p", "q"]
+    assert list(written.columns) == COLUMNS
+    assert list(written.problem) == ["p", "p, flat", "p, flat, pieces grouped", "q", "r",
+                                     "pan18 test pooled"]
+    assert list(written.collection.unique()) == COLLECTIONS
+    assert written.outsiders_true.tolist() == [0, 0, 0, 0.25, 0, 0]
     back = your_texts.load_results(path)
     assert abs(back.real.iloc[0] - 2 / 3) < 1e-6
