@@ -26,10 +26,10 @@ Result (:func:`hclib.studies.trust.work_pieces`: 12 authors, 3 works, 4 pieces o
 words; known: the pieces of two works of each author in flat folders, 96 texts; to
 attribute: the 48 pieces of the third; Fisher, the defaults; leave-one-out / expected
 accuracy against the real one, flat → ``pieces="group"``). First set (skip 0, where the
-rule was chosen): 99.0 / 93.1 → 80.2 / 77.4 against 75.0; 93.8 / 77.1 → 83.9 / 65.2 against
+rule was chosen): 99.0 / 90.8 → 80.2 / 77.4 against 75.0; 93.8 / 76.4 → 83.9 / 65.1 against
 64.6; 94.8 / 84.8 → 79.7 / 73.2 against 77.1. Confirmation set (skip 12, run once after):
 96.9 / 90.8 → 80.2 / 75.2 against 75.0; 91.7 / 86.3 → 82.3 / 81.8 against 75.0; 91.7 /
-68.0 → 72.4 / 72.3 against 75.0. 87–92 of the 96 texts were put in 27–32 pseudo-works (24
+68.1 → 72.4 / 72.3 against 75.0. 87–92 of the 96 texts were put in 27–32 pseudo-works (24
 real works). Grouped, the expected accuracy is within 7 points of the real one on all six
 folds and the leave-one-out within 8 on five (19 on one, where the real work folders give
 14); wrong verdicts at a confidence above 0.9: 9, 0, 2, 2, 3, 1 flat, 0, 1, 1, 0, 3, 0
