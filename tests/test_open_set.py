@@ -23,3 +23,18 @@ def test_seeds_draw_different_outsiders_and_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 3"):
         hold_out(["a", "b"], seed=0)
     assert RULES["closed set"] is None and RULES["reject by outsider 0.5"] == (0.5, "outsider")
+
+
+def test_outsider_signals_on_pan_training_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every signal's AUC is a share of ordered pairs, one estimated share per run, and the
+    signals are oriented (a signal's AUC flips when it is negated)."""
+    from hclib.studies import open_set
+    aucs, shares = open_set.outsider_signals(("train",), seeds=(0,))
+    assert list(aucs.index) == list(open_set.SIGNALS)
+    assert ((aucs > 0) & (aucs < 1)).all()
+    assert len(shares) == 2 and shares.between(0, 1).all()
+    name, (column, sign) = next(iter(open_set.SIGNALS.items()))
+    monkeypatch.setitem(open_set.SIGNALS, name, (column, -sign))
+    again, _ = open_set.outsider_signals(("train",), seeds=(0,))
+    assert again[name] == pytest.approx(1 - aucs[name])
+    assert again.drop(name).equals(aucs.drop(name))
