@@ -31,7 +31,11 @@ by confidence at 0.5 (a verdict more likely wrong than right is not given) 0.425
 from the known texts, the 80 / 90 / 95 % point of the insiders' :math:`q`, 0.419 / 0.420 /
 0.423; the vocabulary restricted to words in at least 2 (or 3) known texts: closed set
 0.429 (0.437), confidence at 0.5 0.407 (0.449), outsider 0.430 (0.439), rank 0.433 (0.436),
-no consistent gain. :func:`outsider_signals` shows why (ROC AUC for telling an outsider's
+no consistent gain; the gap between the runner-up's and the chosen candidate's residuals
+as a fifth outsider feature (with three or more candidates; rule fixed before the run:
+adopt it if reject by outsider at 0.5 gains 0.02 of macro-F1): the AUC of :math:`q` 0.604
+→ 0.614, macro-F1 at 0.5 unchanged (0.413), rejecting at even odds (:math:`q > 0.5`)
+0.420 → 0.416, not adopted. :func:`outsider_signals` shows why (ROC AUC for telling an outsider's
 text, pooled over the 18 runs): ``p_outsider`` 0.572, the rank score 0.588, 1 − confidence
 0.654, the negative margin 0.665; the estimated share of outsiders was below 1 % in 17 of
 the 18 runs. The questioned texts' residuals at matched length are *below* the known
