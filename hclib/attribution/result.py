@@ -418,16 +418,8 @@ class Attribution:
     @property
     def differs(self) -> str | None:
         """A one-line warning that the texts being attributed look harder than the known
-        ones, or ``None``: given when the whole 95 % interval of the
-        :attr:`expected_accuracy` lies below the leave-one-out :attr:`accuracy` (high <
-        value), i.e. their verdicts have weaker margins, less evidence or more likely
-        authors outside the candidates than the known texts' leave-one-out verdicts."""
-        e, a = self.expected_accuracy, self.accuracy
-        if not (e.n and a.n and np.isfinite(e.high) and e.high < a.value):
-            return None
-        return (f"these texts look harder than the known ones: {e.value:.1%} expected on "
-                f"them against {a.value:.1%} on the known texts; quote the expected "
-                "accuracy, and add known texts like these (genre, topic, length) if you can")
+        ones, or ``None`` (:func:`hclib.attribution.trust.differs`)."""
+        return trust.differs(self)
 
     @property
     def advice(self) -> str | None:

@@ -38,8 +38,8 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
                                outsider_posterior)
 from hclib.calibration.outsider import LengthFit
 
-__all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "expected", "fit_outsider_model",
-           "insider_outsider", "p_outsider"]
+__all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
+           "fit_outsider_model", "insider_outsider", "p_outsider"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
 #: the known texts for the interval of the expected accuracy (each with 20 draws of the
@@ -186,6 +186,20 @@ def expected(result: Any) -> ExpectedAccuracy:
         refits.append(right_probability(status, c, p))
     value, low, high = expected_accuracy(probs, np.array(refits))
     return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
+
+
+def differs(result: Any) -> str | None:
+    """The warning that the texts being attributed look harder than the known ones, or
+    ``None``: given when the whole 95 % interval of the expected accuracy lies below the
+    leave-one-out accuracy (high < value), i.e. their verdicts have weaker margins, less
+    evidence or more likely authors outside the candidates than the known texts'
+    leave-one-out verdicts."""
+    e, a = result.expected_accuracy, result.accuracy
+    if not (e.n and a.n and np.isfinite(e.high) and e.high < a.value):
+        return None
+    return (f"these texts look harder than the known ones: {e.value:.1%} expected on "
+            f"them against {a.value:.1%} on the known texts; quote the expected "
+            "accuracy, and add known texts like these (genre, topic, length) if you can")
 
 
 def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
