@@ -182,3 +182,28 @@ def test_attribute_leads_with_the_expected_accuracy_and_rejects_outsiders(folder
     assert all(0 <= t["p_outsider"] <= 1 for t in payload["texts"])
     bad = hclib_cmd("attribute", root / "known", root / "unknown", "--reject-by", "nobody")
     assert bad.returncode == 2
+
+
+def test_attribute_warns_when_the_texts_are_harder(tmp_path: Path) -> None:
+    """Excerpts of a tenth of the known texts' length: the command prints the one-line
+    warning under the table, and the JSON says ``below_known``."""
+    import numpy as np
+    from test_attribute_trust import four_authors
+    rng = np.random.default_rng(5)
+    texts = four_authors(seed=5, per_author=8)
+    for author, items in texts.items():
+        (tmp_path / "known" / author).mkdir(parents=True)
+        for i, text in enumerate(items[:8]):
+            (tmp_path / "known" / author / f"{i}.txt").write_text(text)
+    (tmp_path / "unknown").mkdir()
+    for author, items in texts.items():
+        for i, text in enumerate(items[8:]):
+            short = " ".join(rng.choice(text.split(), 40, replace=False))
+            (tmp_path / "unknown" / f"{author}-{i}.txt").write_text(short)
+    args = ("attribute", tmp_path / "known", tmp_path / "unknown", "--vocabulary", "50",
+            "--min-tokens", "20")
+    run = hclib_cmd(*args)
+    assert run.returncode == 0, run.stderr
+    assert "these texts look harder than the known ones" in run.stdout
+    payload = json.loads(hclib_cmd(*args, "--json").stdout)
+    assert payload["expected_accuracy"]["below_known"] is True
