@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from . import trust
 from .methods import METHODS
 from .options import DEFAULT_METHOD, DEFAULT_NOTE
 
@@ -222,7 +223,8 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"
            if result.names_source != "none" else "") + ")")
-    lines = [str(result.expected_accuracy),
+    exp = result.expected_accuracy  # computed once: the warning below reads it too
+    lines = [str(exp),
              f"{result.method.label}, features {result.features}, a vocabulary of "
              f"{len(result.vocabulary)} items{setting}", str(result.accuracy)]
     if result.protocol is None and result.method.name == DEFAULT_METHOD[0] != "hc_dagger":
@@ -235,8 +237,9 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
                          f"{row.method} on {row.features} {row.accuracy:.1%}"
                          + (" (chosen)" if row.chosen else "")
                          for row in result.method_scores.itertuples()))
-    if result.differs is not None:
-        lines.append(result.differs)
+    differs = trust.differs(result, exp)
+    if differs is not None:
+        lines.append(differs)
     if result.selection is not None:
         lines.append(str(result.selection))
     if result.pieces is not None and result.pieces.found:
@@ -290,7 +293,7 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
                               "high": num(exp.high), "texts": exp.n,
                               "outsiders": num(exp.outsiders), "refits": exp.refits,
-                              "below_known": result.differs is not None},
+                              "below_known": trust.differs(result, exp) is not None},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
                      "texts": acc.n, "groups": acc.groups, "low": num(acc.low),

@@ -163,6 +163,7 @@ class Attribution:
     selection: Any = None  # method="auto": hclib.attribution.selection.Selection
     pieces: Any = None  # flat known texts: hclib.attribution.works.Works
     better: Advice | None = None
+    # configurations left out of the comparison: (method name, features, what went wrong)
     not_compared: tuple[tuple[str, str, str], ...] = ()
     # every known text that can be left out × candidates: its row of ``known_table`` where it
     # is there (the sample), else its own-author value in every column: the ranks' reference

@@ -188,13 +188,14 @@ def expected(result: Any) -> ExpectedAccuracy:
     return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
 
 
-def differs(result: Any) -> str | None:
+def differs(result: Any, e: ExpectedAccuracy | None = None) -> str | None:
     """The warning that the texts being attributed look harder than the known ones, or
-    ``None``: given when the whole 95 % interval of the expected accuracy lies below the
-    leave-one-out accuracy (high < value), i.e. their verdicts have weaker margins, less
-    evidence or more likely authors outside the candidates than the known texts'
-    leave-one-out verdicts."""
-    e, a = result.expected_accuracy, result.accuracy
+    ``None``: given when the whole 95 % interval of the expected accuracy ``e`` (default:
+    the attribution's, computed here) lies below the leave-one-out accuracy (high <
+    value), i.e. their verdicts have weaker margins, less evidence or more likely authors
+    outside the candidates than the known texts' leave-one-out verdicts."""
+    e = expected(result) if e is None else e
+    a = result.accuracy
     if not (e.n and a.n and np.isfinite(e.high) and e.high < a.value):
         return None
     return (f"these texts look harder than the known ones: {e.value:.1%} expected on "
