@@ -268,8 +268,8 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
     ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``, and
     ``below_known``, whether :attr:`~hclib.attribution.result.Attribution.differs` warns), the
     accuracy on the known texts, ``method="auto"``'s comparison and the nested accuracy of its
-    choice (``auto_selection``) and every text's verdict and discrepancies, as JSON (the advice worded for the ``interface``; ``kwargs`` go to
-    ``json.dumps``)."""
+    choice (``auto_selection``) and every text's verdict and discrepancies, as JSON (the
+    advice worded for the ``interface``; ``kwargs`` go to ``json.dumps``)."""
     _check_interface(interface)
     def num(v: Any) -> Any:
         v = v.item() if hasattr(v, "item") else v

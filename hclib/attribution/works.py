@@ -60,7 +60,8 @@ from scipy import sparse
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
-__all__ = ["MAX_TEXTS", "PIECES", "QUANTILE", "RARE_SHARE", "Works", "detect_works", "rare_similarity"]
+__all__ = ["MAX_TEXTS", "PIECES", "QUANTILE", "RARE_SHARE", "Works", "detect_works",
+           "rare_similarity"]
 
 #: The choices of ``pieces=`` in :func:`hclib.attribute`.
 PIECES: tuple[str, ...] = ("detect", "group", "off")

@@ -28,8 +28,9 @@ P-value at matched length, read the other way), the evidence, and the residual o
 :math:`s_b`, the median absolute residual of :math:`b`'s own texts (clipped to
 :math:`\pm 20`: it goes on where the rank stops at 1). A logistic model
 (:func:`fit_outsider`, the fit of :func:`hclib.calibration.fit_confidence` with slopes
-:math:`\beta_1, \beta_3 \ge 0` and a smaller ridge, :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`) learns :math:`q`,
-the probability of an outsider at even odds (as many outsider verdicts as insider ones).
+:math:`\beta_1, \beta_3 \ge 0` and a smaller ridge,
+:data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`) learns :math:`q`, the probability of an
+outsider at even odds (as many outsider verdicts as insider ones).
 
 The texts to attribute need not be half outsiders. :func:`outsider_posterior` estimates
 their share :math:`\pi` by maximum likelihood on the two-component mixture (EM), with one
@@ -146,9 +147,9 @@ def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None
     """The logistic model of :math:`q` (module docstring): ``predict(u)`` is the probability
     that a verdict of features ``u`` (:meth:`LengthFit.features`) is an outsider's, at even
     odds; a larger rank or residual never lowers it. The ridge is
-    :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`: outsiders are often far from every candidate, the two kinds of
-    verdict all but separable, and a ridge of 1 would hold :math:`q` near 0.9 for a text
-    three times as far as any known text."""
+    :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`: outsiders are often far from every
+    candidate, the two kinds of verdict all but separable, and a ridge of 1 would hold
+    :math:`q` near 0.9 for a text three times as far as any known text."""
     return fit_confidence(u, outsider, weights=weights, ridge=ridge, start=start,
                           bounds=[(0.0, None), (None, None), (0.0, None), (None, None)])
 

@@ -58,8 +58,8 @@ from hclib.verification.verify import verify
 
 __all__ = ["SELECTION_RULE", "VARIANTS", "Group", "calibration_sweep", "choose",
            "disputed_groups", "federalist_groups", "federalist_papers", "general_impostors",
-           "gutenberg_groups", "gutenberg_impostors", "middle", "pan_groups", "pvalue_floor", "reliability",
-           "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett",
+           "gutenberg_groups", "gutenberg_impostors", "middle", "pan_groups", "pvalue_floor",
+           "reliability", "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett",
            "variant_score"]
 
 #: The compared answers, in the order of every table.

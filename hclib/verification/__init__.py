@@ -1,9 +1,10 @@
 """Verification: did this author write it? A P-value, a calibrated probability and the words.
 
-* :mod:`hclib.verification.verify`: :func:`~hclib.verification.verify.verify` (one author's known texts against one or
-  many questioned texts: the conformal P-value of the HC discrepancy among the known texts'
-  leave-one-out discrepancies, the same-author probability calibrated on pseudo-problems of
-  the known texts and impostors or on labelled problems,
+* :mod:`hclib.verification.verify`: :func:`~hclib.verification.verify.verify` (one
+  author's known texts against one or many questioned texts: the conformal P-value of the
+  HC discrepancy among the known texts' leave-one-out discrepancies, the same-author
+  probability calibrated on pseudo-problems of the known texts and impostors or on
+  labelled problems,
   :func:`~hclib.verification.verify.fit_verifier`, and a decision with a "no decision"
   band), all at one length per text so that a long text is not "different" for being long;
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
