@@ -6,8 +6,8 @@ Selection rule (written and committed before any of these runs). Every run uses 
 defaults of :func:`hclib.attribute` (Fisher on words, ``loo_match="bracket"``); nothing is
 tuned on these results.
 
-* :func:`gutenberg_expected`: the chapter's Gutenberg folds (:func:`hclib.studies.trust.work_pieces`,
-  12 authors, 3 works, 4 pieces of 2,000 words; each work in turn disputed, the known
+* :func:`gutenberg_expected`: the chapter's Gutenberg folds
+  (:func:`hclib.studies.trust.work_pieces`, 12 authors, 3 works, 4 pieces of 2,000 words; each work in turn disputed, the known
   pieces grouped by work), ``skip`` 0 and the first confirmation set (``skip`` 12): per fold,
   the expected accuracy (value and 95 % interval) against the share of the disputed pieces
   attributed right;
@@ -99,7 +99,7 @@ far as any known text got :math:`q` of only 0.82–0.97).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,18 +137,24 @@ def _pooled(rows: pd.DataFrame, name: str, **extra: Any) -> dict[str, Any]:
             **mean, **extra}
 
 
-def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataFrame:
-    """Expected against real accuracy on every fold of the Gutenberg piece sets (module
-    docstring); ``options`` go to :func:`hclib.attribute`."""
+def _gutenberg_folds(skips: tuple[int, ...]
+                     ) -> Iterator[tuple[str, dict, dict, dict, pd.Series]]:
+    """Each fold of each Gutenberg piece set (:func:`hclib.studies.trust.work_pieces`
+    ``skip``): (its name, known texts, their work groups, texts to attribute, truth)."""
     from .trust import _fold, work_pieces
-    rows = []
     for skip in skips:
         pieces = work_pieces(skip=skip)
         for fold in sorted(pieces["work"].unique()):
-            known, groups, unknown, truth = _fold(pieces, fold)
-            res = attribute(known, unknown, groups=groups, progress=False, **options)
-            right = (res.prediction == truth).to_numpy()
-            rows.append(_row(f"gutenberg skip {skip} fold {fold}", res, right))
+            yield (f"gutenberg skip {skip} fold {fold}", *_fold(pieces, fold))
+
+
+def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataFrame:
+    """Expected against real accuracy on every fold of the Gutenberg piece sets (module
+    docstring); ``options`` go to :func:`hclib.attribute`."""
+    rows = []
+    for name, known, groups, unknown, truth in _gutenberg_folds(skips):
+        res = attribute(known, unknown, groups=groups, progress=False, **options)
+        rows.append(_row(name, res, (res.prediction == truth).to_numpy()))
     return pd.DataFrame(rows)
 
 
@@ -156,16 +162,11 @@ def gutenberg_flat(skips: tuple[int, ...] = (0,), **options: Any) -> pd.DataFram
     """The folds of :func:`gutenberg_expected` with the known pieces in flat folders (no
     groups: every piece its own text, as ``known/AUTHOR/*.txt`` gives), with
     ``pieces="off"`` and ``pieces="group"`` (:mod:`hclib.attribution.works`)."""
-    from .trust import _fold, work_pieces
     rows = []
-    for skip in skips:
-        pieces = work_pieces(skip=skip)
-        for fold in sorted(pieces["work"].unique()):
-            known, _, unknown, truth = _fold(pieces, fold)
-            for choice, suffix in (("off", "flat"), ("group", "flat, pieces grouped")):
-                res = attribute(known, unknown, pieces=choice, progress=False, **options)
-                right = (res.prediction == truth).to_numpy()
-                rows.append(_row(f"gutenberg skip {skip} fold {fold}, {suffix}", res, right))
+    for name, known, _, unknown, truth in _gutenberg_folds(skips):
+        for choice, suffix in (("off", "flat"), ("group", "flat, pieces grouped")):
+            res = attribute(known, unknown, pieces=choice, progress=False, **options)
+            rows.append(_row(f"{name}, {suffix}", res, (res.prediction == truth).to_numpy()))
     return pd.DataFrame(rows)
 
 
@@ -173,20 +174,15 @@ def gutenberg_auto(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataF
     """``method="auto"`` on the folds of :func:`gutenberg_expected`: the configuration chosen,
     its leave-one-out accuracy, the best one, the nested accuracy of the choice
     (:mod:`hclib.attribution.selection`) and the real accuracy on the disputed pieces."""
-    from .trust import _fold, work_pieces
     rows = []
-    for skip in skips:
-        pieces = work_pieces(skip=skip)
-        for fold in sorted(pieces["work"].unique()):
-            known, groups, unknown, truth = _fold(pieces, fold)
-            res = attribute(known, unknown, groups=groups, method="auto", progress=False,
-                            **options)
-            s = res.selection
-            rows.append({"problem": f"gutenberg skip {skip} fold {fold}",
-                         "chosen": s.labels[s.chosen], "loo": s.loo, "best_loo": s.best,
-                         "nested": s.nested, "low": s.low, "high": s.high,
-                         "kept_default": s.kept_default,
-                         "real": float((res.prediction == truth).mean())})
+    for name, known, groups, unknown, truth in _gutenberg_folds(skips):
+        res = attribute(known, unknown, groups=groups, method="auto", progress=False,
+                        **options)
+        s = res.selection
+        rows.append({"problem": name, "chosen": s.labels[s.chosen], "loo": s.loo,
+                     "best_loo": s.best, "nested": s.nested, "low": s.low, "high": s.high,
+                     "kept_default": s.kept_default,
+                     "real": float((res.prediction == truth).mean())})
     return pd.DataFrame(rows)
 
 
@@ -289,15 +285,14 @@ def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 
 
 def by_collection(frame: pd.DataFrame) -> pd.DataFrame:
     """Per collection of :func:`write_results`'s rows (pooled rows left out): problems,
-    texts, the texts-weighted mean leave-one-out, expected and real accuracy, and the
-    problems whose interval holds the real accuracy."""
+    texts, the texts-weighted mean leave-one-out, expected and real accuracy
+    (:func:`_pooled`), and the problems whose interval holds the real accuracy."""
     rows = frame[~frame["problem"].str.endswith("pooled")]
     out = {}
     for name, part in rows.groupby("collection", sort=False):
-        w = part["texts"].to_numpy(dtype=float)
-        out[name] = {"problems": len(part), "texts": int(w.sum()),
-                     **{c: float(np.average(part[c], weights=w))
-                        for c in ("loo", "expected", "real")},
+        pooled = _pooled(part[["texts", "loo", "expected", "real"]], name)
+        out[name] = {"problems": len(part), "texts": pooled["texts"],
+                     **{c: pooled[c] for c in ("loo", "expected", "real")},
                      "interval holds real": int(((part["low"] <= part["real"])
                                                  & (part["real"] <= part["high"])).sum())}
     return pd.DataFrame.from_dict(out, orient="index").rename_axis("collection")
@@ -322,12 +317,13 @@ def known_outsiders(result: Any) -> pd.DataFrame:
     estimated among the texts to attribute. A level for ``reject_by="outsider"`` can be
     read from the insiders' ``p_outsider`` without knowing who wrote the questioned
     texts."""
+    from hclib.attribution.trust import outsider_share
     from hclib.calibration.outsider import outsider_posterior
     cal, model = result.calibration, result.outsider_model
     if cal is None or model is None or cal.u is None:
         return pd.DataFrame(columns=["source", "outsider", "q", "p_outsider"])
     q = model.predict(cal.u)
-    share = result.expected_accuracy.outsiders
+    share = outsider_share(result)  # the expected accuracy's share, without its refits
     p = outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
     return pd.DataFrame({"source": cal.u_source, "outsider": cal.outsider.astype(bool),
                          "q": q, "p_outsider": p})
