@@ -116,10 +116,6 @@ AUTO_METHODS: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((
     ("g2", "words"), ("burrows_delta", "words"))))
 
 
-def _vocabulary(vocabulary: Any, known_items: list[list[str]], method: Method) -> list[str]:
-    return choose_vocabulary(vocabulary, known_items, method.n_words)
-
-
 @dataclass
 class _Problem:
     """The texts of one call, read once; tokenised once per feature set."""
@@ -181,7 +177,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                                                           proto, ignored)
         counts = np.vstack([known_part, unknown_part])
     else:
-        vocab = _vocabulary(vocabulary, items[:n_known], m)
+        vocab = choose_vocabulary(vocabulary, items[:n_known], m.n_words)
         nonempty = [i for i, doc in enumerate(items) if doc]  # an empty text counts zeros
         counts = count_matrix([items[i] for i in nonempty], vocab)
         if len(nonempty) < len(items):

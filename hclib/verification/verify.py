@@ -282,11 +282,6 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
     return names, items, pool, m, feats
 
 
-def _vocabulary(vocabulary: int | Sequence[str] | None, items: list[list[str]],
-                m: Method) -> list[str]:
-    return choose_vocabulary(vocabulary, items, m.n_words)
-
-
 def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
              vocabulary: int | Sequence[str] | None) -> _Problem:
     if len(items) == 1:  # one known text: its two halves, so that leave-one-out has a reference
@@ -298,7 +293,7 @@ def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Me
         split = True
     else:
         split = False
-    vocab = _vocabulary(vocabulary, items, m)
+    vocab = choose_vocabulary(vocabulary, items, m.n_words)
     index = {w: i for i, w in enumerate(vocab)}
     ids = [_coded(doc, index) for doc in items]
     counts = np.array([np.bincount(d[d >= 0], minlength=len(vocab)) for d in ids],
@@ -311,7 +306,8 @@ def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Me
     for j in range(len(items)):
         # the vocabulary chosen without text j, as it is chosen without the questioned text
         others = items[:j] + items[j + 1:]
-        vocab_j = vocab if not _counted(vocabulary) else _vocabulary(vocabulary, others, m)
+        vocab_j = (choose_vocabulary(vocabulary, others, m.n_words) if _counted(vocabulary)
+                   else vocab)
         index_j = {w: i for i, w in enumerate(vocab_j)}
         corpus_j = np.zeros(len(vocab_j), dtype=np.int64)
         for doc in others:
