@@ -286,7 +286,7 @@ def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 
 def by_collection(frame: pd.DataFrame) -> pd.DataFrame:
     """Per collection of :func:`write_results`'s rows (pooled rows left out): problems,
     texts, the texts-weighted mean leave-one-out, expected and real accuracy
-    (:func:`_pooled`), and the problems whose interval holds the real accuracy."""
+    (``_pooled``), and the problems whose interval holds the real accuracy."""
     rows = frame[~frame["problem"].str.endswith("pooled")]
     out = {}
     for name, part in rows.groupby("collection", sort=False):
