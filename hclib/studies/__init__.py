@@ -25,7 +25,8 @@ tables.
   ``data/short_texts.csv``.
 * :mod:`hclib.studies.trust`: how far a verdict of :func:`hclib.attribute` can be trusted
   (chapter "Attribute your own texts"): Gutenberg pieces of works in folds, grouped against
-  ungrouped leave-one-out, accuracy against length, PAN 2018 confidences.
+  ungrouped leave-one-out, accuracy against length, PAN 2018 confidences; its heavy
+  tables are stored in ``data/trust_*.csv``.
 * :mod:`hclib.studies.your_texts`: the expected accuracy on the texts attributed and the
   probability of an outsider author, checked against the truth on the Gutenberg folds, the
   Federalist (Jay's papers as outsiders), whole novels and PAN 2018.
