@@ -19,6 +19,7 @@ from pathlib import Path
 from unittest import mock
 
 import os
+import sys
 
 import jupytext
 import pytest
@@ -102,7 +103,6 @@ def _preexecuted() -> dict[Path, object]:
         record = os.environ.get("HCBOOK_PREEXECUTED")
         _EXECUTED = {}
         if record and (ROOT / "tools").is_dir():
-            import sys
             sys.path.insert(0, str(ROOT / "tools"))
             from preexecute import executed_in_this_run
             _EXECUTED = executed_in_this_run(Path(record))
