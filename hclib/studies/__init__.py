@@ -11,6 +11,8 @@ tables.
   seeded cross-validation of every registered method; what its accuracies say (summaries,
   Welch tests, accuracy against the number of candidates) is in
   :mod:`hclib.studies.benchmark_analysis`.
+  Two side studies of the chapter (HC† on character n-grams, the approximate HC mode) are
+  run once and stored by :mod:`hclib.studies.benchmark_stored`.
 * :mod:`hclib.studies.pan`: the PAN 2018 cross-domain attribution study (Section 2.4): the
   paper's pipeline, the character n-gram SVM baseline and the open-set study; the protocols of
   the paper's text and code compared in :mod:`hclib.studies.pan_protocols`, PAN's official
