@@ -196,7 +196,7 @@ __all__ = ["work_pieces", "fold_verdicts", "CONFIRMATION_SKIPS", "loo_variants",
 #: The folder of the tables stored by :func:`write_results` (``trust_<name>.csv``).
 RESULTS = Path(__file__).with_name("data")
 
-#: The stored tables, by name: what each holds (see :func:`write_results`).
+#: What each table stored by :func:`write_results` holds, by name.
 STORED: dict[str, str] = {
     "folds": "per fold of work_pieces(): the leave-one-out of every loo_match, the "
              "rebuilt-vocabulary one, the ungrouped one and the disputed accuracy",
