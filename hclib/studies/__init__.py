@@ -17,6 +17,8 @@ tables.
   paper's pipeline, the character n-gram SVM baseline and the open-set study; the protocols of
   the paper's text and code compared in :mod:`hclib.studies.pan_protocols`, PAN's official
   scores in :mod:`hclib.studies.scores`.
+  The chapter's SVM baseline and HC on character n-grams are run once and stored by
+  :mod:`hclib.studies.pan_stored`.
 * :mod:`hclib.studies.cv`: why HC works, the within-corpus variation of words (Section
   "Analyzing Success").
 * :mod:`hclib.studies.published`: the paper's published code and numbers in one place: the
