@@ -3,10 +3,11 @@ the approximate HC mode against the exact one.
 
 The chapter "The Gutenberg benchmark" runs the main benchmark (every method, every N, 10
 folds) live; these two studies repeat parts of it in other settings and took about 175 s
-of its run on two busy cores (130 s and 45 s), so :func:`write_results` (``python -m hclib.studies.benchmark_stored``) runs
-them with the chapter's settings (the collection at N = 3,000, folds
-``stratified_folds(labels, 10, seed=SEED)``) and stores ``data/gutenberg_<name>.csv``; the
-chapter reads them with :func:`load_results`. The seconds stored are those of that run.
+of its run on two busy cores (130 s and 45 s), so :func:`write_results`
+(``python -m hclib.studies.benchmark_stored``) runs them with the chapter's settings (the
+collection at N = 3,000, folds ``stratified_folds(labels, 10, seed=SEED)``) and stores
+``data/gutenberg_<name>.csv``; the chapter reads them with :func:`load_results`. The
+seconds stored are those of that run.
 
 * ``chars``: :func:`~hclib.studies.benchmark_analysis.summarize` of HC† on character
   ``CHAR_N``-grams (``2 * 3000`` most frequent counted, N = 3,000, ranked on the training
