@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,17 +111,54 @@ class TextMap:
         kinds = set(self.labels)
         return None not in kinds and 2 <= len(kinds) < len(self.labels)
 
-    def agreement(self) -> dict[str, float] | None:
+    def agreement(self, among: Sequence[Hashable] | None = None) -> dict[str, float] | None:
         """How the map groups the texts by label (:mod:`hclib.mapping.agreement`): the share
         whose nearest text has their label, and the adjusted Rand index and purity of the tree
-        cut into as many clusters as labels. ``None`` without labels. These describe the texts
-        mapped, not an accuracy on others."""
-        if not self.labelled:
+        cut into as many clusters as labels. ``among`` restricts this to the texts of some
+        labels (e.g. the known authors, leaving out disputed texts): their distances, and a
+        tree of them by the same linkage. ``None`` when there is nothing to agree with (some
+        text unlabelled, fewer than 2 labels, or every label on one text). These describe the
+        texts mapped, not an accuracy on other texts."""
+        from scipy.cluster.hierarchy import fcluster
+
+        rows = np.arange(len(self.names))
+        if among is not None:
+            if isinstance(among, (str, bytes)) or not isinstance(among, Sequence):
+                raise TypeError(f"among must be a list of labels, got {type(among).__name__}")
+            missing = [a for a in among if a not in self.labels]
+            if missing:
+                raise ValueError(f"among names labels that no text carries: {missing}")
+            rows = np.flatnonzero([a in among for a in self.labels])
+        labels = [self.labels[i] for i in rows]
+        kinds = set(labels)
+        if None in kinds or not 2 <= len(kinds) < len(labels):
             return None
-        cut = self.clusters().tolist()
-        return {"nearest_same_label": nearest_same_label(self.distances.to_numpy(), self.labels),
-                "ari": adjusted_rand_index(cut, self.labels),
-                "purity": purity(cut, self.labels)}
+        d = self.distances.to_numpy()[np.ix_(rows, rows)]
+        link = self.linkage if among is None else tree_linkage(d, self.linkage_method)
+        cut = fcluster(link, t=len(kinds), criterion="maxclust").tolist()
+        return {"nearest_same_label": nearest_same_label(d, labels),
+                "ari": adjusted_rand_index(cut, labels),
+                "purity": purity(cut, labels)}
+
+    def nearest_label(self, among: Sequence[Hashable]) -> pd.DataFrame:
+        """For every text, the label (among ``among``) of its nearest other text with such a
+        label, that distance, and the mean distance to the texts of each of those labels."""
+        d = self.distances.to_numpy().copy()
+        np.fill_diagonal(d, np.nan)
+        labels = np.array([str(a) for a in self.labels], dtype=object)
+        out = pd.DataFrame(index=pd.Index(self.names, name="text"))
+        out["label"] = self.labels
+        cols = np.flatnonzero(np.isin(labels, [str(a) for a in among]))
+        if cols.size == 0:
+            raise ValueError(f"no text carries a label of {list(among)}")
+        sub = d[:, cols]
+        best = np.nanargmin(np.where(np.isnan(sub), np.inf, sub), axis=1)
+        out["nearest_label"] = labels[cols][best]
+        out["nearest"] = [self.names[cols[j]] for j in best]
+        out["nearest_distance"] = sub[np.arange(len(d)), best]
+        for a in among:
+            out[f"mean_to_{a}"] = np.nanmean(d[:, labels == str(a)], axis=1)
+        return out
 
     # ---- figures
 
