@@ -212,8 +212,8 @@ class TextMap:
         lines.append(f"Map of {self._what()}.")
         mds = " + ".join(f"{100 * s:.0f} %" for s in self.mds_shares)
         pca = " + ".join(f"{100 * s:.0f} %" for s in self.pca_shares)
-        lines.append(f"MDS axes hold {mds} of the distances' spread; PCA of "
-                     f"{self.pca_items} z-scored items {pca}.")
+        lines.append(f"MDS axes: {mds} of the spread; PCA of {self.pca_items} z-scored "
+                     f"items: {pca}.")
         if self.floored:
             lines.append(f"{self.floored:,} of {len(self.names) * (len(self.names) - 1) // 2:,} "
                          "pairs show no evidence of a difference (HC < 0): distance 0.")
@@ -221,9 +221,9 @@ class TextMap:
                      f"bands of {min(self.bands)}-{max(self.bands)} items.")
         if agree is not None:
             k = len(set(self.labels))
-            lines.append(f"Labels: nearest text shares it for {100 * agree['nearest_same_label']:.0f} "
-                         f"% of texts; tree cut in {k}: ARI {agree['ari']:.2f}, purity "
-                         f"{agree['purity']:.2f}.")
+            lines.append(f"Labels: the nearest text shares it for "
+                         f"{100 * agree['nearest_same_label']:.0f} %; tree cut in {k}: "
+                         f"ARI {agree['ari']:.2f}, purity {agree['purity']:.2f}.")
             lines.append("(These describe the texts mapped, not an accuracy on other texts.)")
         return lines
 
