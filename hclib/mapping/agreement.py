@@ -9,7 +9,8 @@ accuracy on other texts.
   \sum\binom{b_j}2] - E}`, :math:`E = \sum\binom{a_i}2\sum\binom{b_j}2 / \binom n2`: 1 for equal
   partitions, about 0 for independent ones.
 * :func:`purity`: the share of texts whose cluster's most common label is their own.
-* :func:`nearest_same_label`: the share of texts whose nearest other text has their label.
+* :func:`nearest_same_label`: the share of texts whose nearest other text has their label
+  (texts tied at the smallest distance share the credit).
 """
 
 from __future__ import annotations
@@ -63,11 +64,14 @@ def purity(clusters: Sequence[Hashable], labels: Sequence[Hashable]) -> float:
 
 
 def nearest_same_label(distances: ArrayLike, labels: Sequence[Hashable]) -> float:
-    """The share of texts whose nearest other text (smallest distance) has the same label."""
+    """The share of texts whose nearest other text (smallest distance) has the same label;
+    when several texts tie at the smallest distance, the share of them with the label."""
     d = np.array(distances, dtype=np.float64)
     codes = _codes(labels, "labels")
     if d.shape != (codes.size, codes.size) or codes.size < 2:
         raise ValueError(f"distances must be ({codes.size} × {codes.size}) for "
                          f"{codes.size} labels, got {d.shape}")
     np.fill_diagonal(d, np.inf)
-    return float((codes[d.argmin(axis=1)] == codes).mean())
+    nearest = d == d.min(axis=1, keepdims=True)
+    same = codes[None, :] == codes[:, None]
+    return float(((nearest & same).sum(axis=1) / nearest.sum(axis=1)).mean())

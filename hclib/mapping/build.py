@@ -13,7 +13,13 @@ r"""A map of texts in one call: :func:`map` (exposed as :func:`hclib.map`).
 3. The symmetric distance matrix of ``method`` (:mod:`hclib.mapping.distances`), its classical
    MDS, the PCA of the z-scored frequencies of the ``min(n, 300)`` most frequent items
    (:mod:`hclib.mapping.embedding`), and SciPy's hierarchical clustering (``linkage``,
-   default ``"average"``: UPGMA, which needs no Euclidean distance).
+   default ``"average"``: UPGMA, which needs no Euclidean distance). HC can be negative (a
+   pair more alike than chance, :mod:`hclib.mapping.distances`), a distance cannot: when the
+   smallest HC of the texts, :math:`m`, is negative, every pair's distance is
+   :math:`\mathrm{HC} - m` (``TextMap.shift`` :math:`= -m`). A constant keeps the order of
+   the pairs, so the nearest texts and the trees of average, complete, single and weighted
+   linkage are those of HC itself; setting negative values to 0 instead would make every
+   pair without evidence of a difference equally close and lose that order.
 4. The bootstrap consensus tree (:mod:`hclib.mapping.consensus`) over ``bands``: by default
    the top 10 %, 20 %, …, 100 % of the vocabulary (stylo's MFW 100, 200, …, 1000 when
    ``n = 1000``); computed on first use of :attr:`TextMap.consensus`.
@@ -182,9 +188,9 @@ def map(  # noqa: A001 - hclib.map, as the issue and R stylo name it
         raise ValueError(f"text {names[int(empty[0])]!r} has no item of the vocabulary "
                          f"({len(vocabulary)} items): give a larger n or drop the text")
     band_list = _check_bands(bands, len(vocabulary))
-    d = pairwise_distances(counts, m, gamma=gamma, n_jobs=jobs, progress=progress, clip=False)
-    floored = int((d[np.triu_indices(len(d), 1)] < 0).sum())
-    np.maximum(d, 0.0, out=d)  # no evidence of a difference: distance 0 (distances module)
+    d = pairwise_distances(counts, m, gamma=gamma, n_jobs=jobs, progress=progress)
+    shift = max(0.0, -float(d[np.triu_indices(len(d), 1)].min()))
+    d[~np.eye(len(d), dtype=bool)] += shift  # HC < 0 (step 3): one constant, order kept
     mds, mds_shares = classical_mds(d)
     pca_items = min(len(vocabulary), PCA_ITEMS)
     pca, pca_shares = zscore_pca(counts[:, :pca_items])
@@ -197,4 +203,4 @@ def map(  # noqa: A001 - hclib.map, as the issue and R stylo name it
                    coordinates=coordinates, linkage=tree_linkage(d, linkage),
                    mds_shares=mds_shares, pca_shares=pca_shares, pca_items=pca_items,
                    linkage_method=linkage, bands=band_list, gamma=gamma, n_jobs=jobs,
-                   floored=floored, _counts=counts)
+                   shift=shift, _counts=counts)

@@ -21,11 +21,11 @@ therefore computed once and mirrored: the matrix is exactly symmetric, its diago
 definition. ``knn_cosine`` is a vote, not a distance: it is refused (its distance is
 ``cosine``).
 
-**Zero floor.** HC† (and HC*) is a test statistic, not a metric: it is negative when no word of
-the pair is more extreme than chance would make it, i.e. when the pair shows no evidence of
-a difference. A map needs distances of at least 0 (SciPy's trees refuse negative heights), so
-by default (``clip=True``) such a pair is put at distance 0: every pair without evidence of a
-difference is equally close. :func:`hclib.map` reports how many pairs this concerns.
+**Negative values.** HC† (and HC*) is a test statistic, not a metric: it is negative when no
+word of the pair is more extreme than chance would make it, i.e. when the pair shows no
+evidence of a difference, and the more negative the more alike. This function returns the
+values as they are; :func:`hclib.map`, which needs distances of at least 0 (SciPy's trees
+refuse negative heights), adds one constant to every pair (see :mod:`hclib.mapping.build`).
 
 The pairs are computed in chunks by the engine's batched measures
 (:mod:`hclib.engine.measures`) in ``n_jobs`` threads (its compiled kernels release the GIL),
@@ -73,10 +73,9 @@ def pairwise_distances(
     gamma: float = 0.25,
     n_jobs: int | None = None,
     progress: bool | None = None,
-    clip: bool = True,
 ) -> np.ndarray:
     """The symmetric (texts × texts) distance matrix of ``counts`` (texts × items) by
-    ``method`` (module docstring), diagonal 0, negative values set to 0 with ``clip``.
+    ``method`` (module docstring), diagonal 0; HC's negative values are kept.
 
     ``n_jobs`` threads (``None``: every core) compute the pairs; the result does not depend
     on it. ``progress``: ``None`` shows a bar once the run takes more than 2 seconds.
@@ -118,8 +117,6 @@ def pairwise_distances(
             with ThreadPoolExecutor(max_workers=min(jobs, len(starts))) as pool:
                 for done in pool.map(run, starts):
                     bar.update(done)
-    if clip:
-        np.maximum(values, 0.0, out=values)
     out[rows, cols] = values
     out[cols, rows] = values
     return out

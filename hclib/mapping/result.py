@@ -50,8 +50,8 @@ class TextMap:
     (``pca_shares``; :mod:`hclib.mapping.embedding`). ``linkage`` is SciPy's linkage matrix of
     the distances by ``linkage_method``. :attr:`consensus` is the bootstrap consensus tree over
     the bands of most frequent items ``bands`` (:mod:`hclib.mapping.consensus`), computed on
-    first use. ``floored`` counts the pairs whose HC was negative (no evidence of a
-    difference), put at distance 0.
+    first use. ``shift`` is the constant added to every pair's HC so that none is negative
+    (:mod:`hclib.mapping.build`; 0 when none was).
     """
 
     names: list[str]
@@ -69,7 +69,7 @@ class TextMap:
     bands: tuple[int, ...]
     gamma: float = 0.25
     n_jobs: int | None = None
-    floored: int = 0
+    shift: float = 0.0
     _counts: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     _consensus: ConsensusTree | None = field(default=None, repr=False)
 
@@ -214,14 +214,15 @@ class TextMap:
         pca = " + ".join(f"{100 * s:.0f} %" for s in self.pca_shares)
         lines.append(f"MDS axes: {mds} of the spread; PCA of {self.pca_items} z-scored "
                      f"items: {pca}.")
-        if self.floored:
-            lines.append(f"{self.floored:,} of {len(self.names) * (len(self.names) - 1) // 2:,} "
-                         "pairs show no evidence of a difference (HC < 0): distance 0.")
+        if self.shift:
+            lines.append(f"The smallest {self.method.label} is {-self.shift:.3g} (< 0: alike "
+                         f"beyond chance); distances are {self.method.label} + "
+                         f"{self.shift:.3g}.")
         lines.append(f"Tree: {self.linkage_method} linkage; consensus over {len(self.bands)} "
                      f"bands of {min(self.bands)}-{max(self.bands)} items.")
         if agree is not None:
             k = len(set(self.labels))
-            lines.append(f"Labels: the nearest text shares it for "
+            lines.append(f"Labels: nearest text has it for "
                          f"{100 * agree['nearest_same_label']:.0f} %; tree cut in {k}: "
                          f"ARI {agree['ari']:.2f}, purity {agree['purity']:.2f}.")
             lines.append("(These describe the texts mapped, not an accuracy on other texts.)")
@@ -256,7 +257,7 @@ class TextMap:
             "features": str(self.features),
             "items": len(self.vocabulary),
             "linkage_method": self.linkage_method,
-            "floored_pairs": self.floored,
+            "shift": self.shift,
             "bands": list(self.bands),
             "texts": list(self.names),
             "labels": [None if a is None else str(a) for a in self.labels],
