@@ -1,5 +1,5 @@
 """The ``hclib`` command: ``hclib data …``, ``hclib attribute …``, ``hclib pan …``,
-``hclib verify …``.
+``hclib verify …``, ``hclib map …``.
 
 Each subcommand lives in its own module, which provides ``add_parser(subparsers)``; the
 parser it adds sets ``func(args) -> int``. Bad input, a missing or damaged data file, or a
@@ -24,7 +24,8 @@ __all__ = ["SUBCOMMAND_MODULES", "UsageError", "HelpFormatter", "build_parser", 
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
 SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli.data", "hclib.cli.attribute",
-                                      "hclib.cli.verify")
+                                      "hclib.cli.verify",
+                                      "hclib.cli.map")
 
 
 class UsageError(ValueError):
