@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._results import Result
 from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.formulas.hc import n_candidates
@@ -121,7 +122,7 @@ class Advice:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Attribution:
+class Attribution(Result):
     """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
     ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for a
@@ -608,7 +609,8 @@ class Attribution:
         """One row per text, with the verdict and the discrepancy to every candidate."""
         return render.to_frame(self)
 
-    def to_json(self, **kwargs: Any) -> str:
+    def to_json(self, interface: str = "python", explain: int = 0, **kwargs: Any) -> str:
         """The settings, the accuracy on the known texts and every text's verdict and
-        discrepancies, as JSON (:func:`hclib.attribution.render.to_json`)."""
-        return render.to_json(self, **kwargs)
+        discrepancies, with the ``explain`` most discriminating words of each, as JSON
+        (:func:`hclib.attribution.render.to_json`; ``hclib attribute --json`` prints it)."""
+        return render.to_json(self, interface, explain=explain, **kwargs)
