@@ -54,6 +54,10 @@ class Result:
     #: How the columns of :meth:`to_frame` are headed in the HTML.
     _labels: ClassVar[Mapping[str, str]] = {}
 
+    def caveats(self, interface: str = "python") -> list[str]:
+        """The lines that change how the result is read, printed first (none by default)."""
+        return []
+
     def summary_lines(self, interface: str = "python") -> list[str]:
         """What the command line prints with the table (worded for the ``interface``)."""
         raise NotImplementedError
@@ -77,7 +81,8 @@ class Result:
         return f"<{self._title}: {setting}; {'; '.join(shown)}>"
 
     def _repr_html_(self) -> str:
-        return html_summary(self._title, self.summary_lines(), self.to_frame(), self._labels)
+        return html_summary(self._title, [*self.caveats(), *self.summary_lines()],
+                            self.to_frame(), self._labels)
 
 
 #: The rows a ``repr`` shows.
