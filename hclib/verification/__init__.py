@@ -17,4 +17,11 @@
   folders, 2020–2021 ``pairs.jsonl``), their truth and answers files.
 """
 
-__all__ = ["verify", "impostors", "result", "pan_formats"]
+# ``verify`` here is the function (``from hclib.verification import verify``), not the module
+# of the same name: importing the function binds the package's attribute ``verify`` to it,
+# over the submodule that the import system bound first. The module stays importable by its
+# full name (``from hclib.verification.verify import fit_verifier``; it is in ``sys.modules``).
+from .verify import fit_verifier, verify  # noqa: E402  (after the docstring, on purpose)
+from .result import Verification  # noqa: E402
+
+__all__ = ["Verification", "fit_verifier", "verify"]

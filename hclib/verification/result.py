@@ -32,7 +32,7 @@ EASY_IMPOSTORS = 0.9
 
 #: The columns of ``Verification.table`` and what they mean.
 COLUMNS: dict[str, str] = {
-    "probability": "P(same): the probability that the text is closer to the known texts than "
+    "probability": "the probability that the text is closer to the known texts than "
                    "these impostors are, at even prior odds (not: that the author wrote it)",
     "decision": "same author / different author / no decision / insufficient evidence",
     "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not); "

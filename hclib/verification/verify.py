@@ -67,7 +67,8 @@ from hclib._checks import check_positive_int
 from hclib.attribution.methods import Method, get
 from hclib.calibration import ConfidenceModel, conformal_pvalues, fit_confidence
 from hclib.texts.features import Features, parse_features
-from hclib.texts.sources import known_texts, read_folder, unknown_texts
+from hclib.texts.sources import (known_texts, read_folder, read_known_folder, read_text,
+                                 unique_names)
 from hclib.texts.tokens import choose_vocabulary
 
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
@@ -136,39 +137,116 @@ def _balanced(z: np.ndarray, same: np.ndarray, feature: str = "position"
 # ------------------------------------------------------------------ inputs
 
 
-def _known(known: Any) -> tuple[list[str], list[str]]:
-    """(names, texts) of one author's known texts: a list of texts or paths, a mapping with
-    one author, or a folder of text files (or with one author's sub-folder)."""
-    if isinstance(known, (str, os.PathLike)):
-        folder = Path(known)
-        if not folder.is_dir():
-            raise ValueError(f"known is a string but not a folder: {os.fspath(known)[:60]!r}; "
-                             "pass a list of texts or a folder of text files")
-        if any(p.is_file() for p in folder.glob("*.txt")):
+def _one(item: Any, where: str) -> tuple[str | None, str]:
+    """(file name or None, text) of one item of ``known`` or ``questioned``: a path, a string
+    that names an existing file (read as that file), or a text. A string of one word that
+    names no file is refused: it is a mistyped file name, not a text to verify."""
+    if isinstance(item, os.PathLike):
+        path = Path(item)
+        if not path.exists():
+            raise ValueError(f"{where} is the path {os.fspath(item)!r}, which does not exist")
+        return path.name, read_text(path)
+    if not isinstance(item, str):
+        raise TypeError(f"{where} must be a text (str) or a path (str or pathlib.Path), "
+                        f"got {type(item).__name__}")
+    if item and len(item) < 4096 and "\n" not in item and item.strip() == item:
+        try:
+            is_file = os.path.isfile(item)
+        except (OSError, ValueError):
+            is_file = False
+        if is_file:
+            return Path(item).name, read_text(item)
+        if not any(ch.isspace() for ch in item):
+            raise ValueError(f"{where} is {item[:60]!r}: no such file, and one word is not a "
+                             "text to verify; give a path to an existing file, a folder or "
+                             "the text itself")
+    return None, item
+
+
+def _listed(given: Any, argument: str) -> tuple[list[str], list[str]]:
+    """(names, texts) of a list or a mapping name → text of ``argument``."""
+    if isinstance(given, Mapping):
+        items = [(str(k), v) for k, v in given.items()]
+    elif isinstance(given, Sequence) and not isinstance(given, (str, bytes)):
+        items = [(None, v) for v in given]
+    else:
+        raise TypeError(f"{argument} must be a text, a path, a folder, a list of texts or "
+                        f"paths, or a mapping name -> text; got {type(given).__name__}")
+    if not items:
+        raise ValueError(f"{argument} is empty: give at least one text")
+    names, texts, paths = [], [], []
+    for i, (key, item) in enumerate(items):
+        where = f"{argument}[{key!r}]" if key is not None else f"{argument}[{i}]"
+        file, text = _one(item, where)
+        names.append(key if key is not None else file or f"text {i + 1}")
+        texts.append(text)
+        paths.append(Path(item) if key is None and file is not None else None)
+    names = unique_names(names, paths)
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"two texts of {argument} are both named {dup!r}: give each text "
+                         "once, under its own name")
+    return names, texts
+
+
+def _texts(given: Any, argument: str) -> tuple[list[str], list[str]] | None:
+    """(names, texts) of a single text, path or flat folder given for ``argument``; ``None``
+    for a folder with sub-folders (``known``: an author's works)."""
+    if isinstance(given, (str, os.PathLike)) and os.path.isdir(given):
+        folder = Path(given)
+        if any(p.is_file() for p in folder.glob("*.txt")) or argument != "known":
             found = read_folder(folder)
             return list(found), list(found.values())
-    elif isinstance(known, Sequence) and not isinstance(known, (str, bytes)):
-        if not known:
-            raise ValueError("known is empty: give at least one text of the author")
-        return unknown_texts(list(known))
-    elif not isinstance(known, Mapping):
-        raise TypeError("known must be a list of texts or paths, a mapping author -> texts "
-                        f"or a folder, got {type(known).__name__}")
-    kt = known_texts(known)
-    authors = list(dict.fromkeys(kt.authors))
-    if len(authors) != 1:
-        raise ValueError(f"verification takes the known texts of one author, got {len(authors)} "
-                         f"({', '.join(map(str, authors[:4]))}); use hclib.attribute to choose "
-                         "among several")
-    return kt.names, kt.texts
+        return None
+    if isinstance(given, (str, os.PathLike)):
+        name, text = _one(given, argument)
+        return [name or argument], [text]
+    return _listed(given, argument)
+
+
+def _known(known: Any) -> tuple[list[str], list[str], list[str]]:
+    """(names, texts, works) of one author's known texts (the same rules as ``questioned``:
+    a text, a path, a list of texts or paths, a folder), or a mapping with one author, or a
+    folder of an author's works (``KNOWN/WORK/*.txt``; or ``KNOWN/AUTHOR/`` with one author's
+    texts or works): the leave-one-out leaves out a whole work."""
+    if isinstance(known, Mapping) and known and all(
+            isinstance(v, Sequence) and not isinstance(v, (str, bytes)) for v in known.values()):
+        kt = known_texts(known)
+        authors = list(dict.fromkeys(kt.authors))
+        if len(authors) != 1:
+            raise ValueError(f"known holds the texts of {len(authors)} authors "
+                             f"({', '.join(map(str, authors[:4]))}); verification takes one "
+                             "author's texts (to choose among authors, attribute them)")
+        return kt.names, kt.texts, [str(g[1]) for g in kt.groups]
+    flat = _texts(known, "known")
+    if flat is not None:
+        return flat[0], flat[1], list(flat[0])
+    found = read_known_folder(known)
+    nested = any("/" in name for texts in found.values() for name in texts)
+    if len(found) == 1:  # KNOWN/AUTHOR/ (its texts, or its works AUTHOR/WORK/)
+        (author, texts), = found.items()
+        return (list(texts), list(texts.values()),
+                [n.rsplit("/", 1)[0] if "/" in n else n for n in texts])
+    if nested:
+        raise ValueError(f"known folder {os.fspath(known)} holds {len(found)} author folders "
+                         f"({', '.join(list(found)[:4])}); verification takes one author's "
+                         "texts: give one author's folder (its texts, or its works as "
+                         "sub-folders)")
+    names, texts, works = [], [], []
+    for work, files in found.items():  # KNOWN/WORK/*.txt: one author's works
+        for name, text in files.items():
+            names.append(f"{work}/{name}")
+            texts.append(text)
+            works.append(work)
+    return names, texts, works
 
 
 def _questioned(questioned: Any) -> tuple[list[str], list[str]]:
-    if isinstance(questioned, str) and not os.path.isdir(questioned):
-        return unknown_texts({"questioned": questioned})  # refuses a file name given as text
-    if isinstance(questioned, os.PathLike) and not os.path.isdir(questioned):
-        return unknown_texts([questioned])
-    return unknown_texts(questioned)
+    """(names, texts) of the questioned texts: a text, a path, a folder, a list of texts or
+    paths, or a mapping name → text (the rules of ``known``)."""
+    found = _texts(questioned, "questioned")
+    assert found is not None
+    return found
 
 
 def _coded(items: list[str], index: dict[str, int]) -> np.ndarray:
@@ -260,14 +338,14 @@ def _check_band(band: float) -> float:
 
 def _setup(known: Any, impostors: Any, method: str | Method, features: str | Features,
            vocabulary: int | Sequence[str] | None, gamma: float
-           ) -> tuple[list[str], list[list[str]], ImpostorPool, Method, Features]:
+           ) -> tuple[list[str], list[list[str]], ImpostorPool, Method, Features, list[str]]:
     m = get(method)
     if not m.corpus:
         raise ValueError(f"verification needs a corpus discrepancy (text against the known "
                          f"corpus); {m.name!r} is not one: choose hc_dagger, hc_star, fisher, "
                          "g2, cressie_read, chi2 or cosine")
     feats = parse_features(features)
-    names, texts = _known(known)
+    names, texts, works = _known(known)
     items = text_items(names, texts, feats, "known text")
     if impostors is None or (isinstance(impostors, str) and impostors == "gutenberg"):
         pool = gutenberg_pool(feats)
@@ -279,17 +357,23 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
     if len(pool) < 2:
         raise ValueError(f"the impostor pool holds {len(pool)} text(s); give at least two "
                          "texts by other authors")
-    return names, items, pool, m, feats
+    return names, items, pool, m, feats, works
 
 
 def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
-             vocabulary: int | Sequence[str] | None) -> _Problem:
+             vocabulary: int | Sequence[str] | None, works: Sequence[str] | None = None
+             ) -> _Problem:
+    """The known texts coded; each scored leave-one-out without its whole work (``works``:
+    one label per text; every text its own work when ``None`` or when all are one work)."""
+    if works is None or len(set(works)) < 2:
+        works = list(range(len(items)))  # type: ignore[assignment]
     if len(items) == 1:  # one known text: its two halves, so that leave-one-out has a reference
         half = len(items[0]) // 2
         if half < 1:
             raise ValueError(f"known text {names[0]!r} is too short to verify against")
         items = [items[0][:half], items[0][half:]]
         names = [f"{names[0]} (first half)", f"{names[0]} (second half)"]
+        works = [0, 1]  # type: ignore[list-item]
         split = True
     else:
         split = False
@@ -305,7 +389,8 @@ def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Me
     loo = []
     for j in range(len(items)):
         # the vocabulary chosen without text j, as it is chosen without the questioned text
-        others = items[:j] + items[j + 1:]
+        # and without the other pieces of its work (a sibling piece is no independent text)
+        others = [doc for i, doc in enumerate(items) if works[i] != works[j]]
         vocab_j = (choose_vocabulary(vocabulary, others, m.n_words) if _counted(vocabulary)
                    else vocab)
         index_j = {w: i for i, w in enumerate(vocab_j)}
@@ -423,11 +508,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     Parameters
     ----------
     known
-        One author's texts: a list of texts (str) or paths, a mapping with one author → list,
-        or a folder of text files (or with one author's sub-folder), as :func:`hclib.attribute`
-        reads them.
+        One author's texts: a text, a path (a ``str`` that names a file is read as that
+        file, in a list too) or a list of them, a mapping with one author → list, or a
+        folder: of text files, of the author's works (``KNOWN/WORK/*.txt``), or with one
+        author's sub-folder (``KNOWN/AUTHOR/``, its texts or ``AUTHOR/WORK/`` works). The
+        known texts of a work are left out together in the leave-one-out reference.
     questioned
-        One text (str or path) or many: a list, a mapping name → text, or a folder.
+        One text or path, or many: a list of texts or paths, a mapping name → text, or a
+        folder; the rules of ``known``.
     impostors
         Texts by other authors (a list, a mapping name → text or author → texts, a folder, or
         an :class:`~hclib.verification.impostors.ImpostorPool`); ``None`` or ``"gutenberg"``:
@@ -449,10 +537,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     """
     band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
-    names, items, pool, m, feats = _setup(known, impostors, method, features, vocabulary,
-                                          gamma)
+    names, items, pool, m, feats, works = _setup(known, impostors, method, features,
+                                                 vocabulary, gamma)
     q_names, q_texts = _questioned(questioned)
-    problem = _problem(names, items, pool, m, vocabulary)
+    problem = _problem(names, items, pool, m, vocabulary, works)
     problem.measure = m.pair(gamma, False)
     vocab = problem.vocabulary
     model = None
