@@ -216,16 +216,16 @@ class Verification(Result):
         return out
 
     def caveats(self, interface: str = "python") -> list[str]:
-        """The lines that change how the decisions are read, each one line, printed before
-        the table (:meth:`notes`, worded for the ``interface``)."""
+        """The lines that change how the decisions are read, one line each, printed before
+        the table (worded for the ``interface``); :meth:`notes` explains them."""
         check_interface(interface)
-        lines = [" ".join(note.split()) for note in self.notes()]
-        if interface == "command":
-            lines = [line.replace("(impostors=, --impostors DIR)", "(--impostors DIR)")
-                     for line in lines]
-        else:
-            lines = [line.replace("(impostors=, --impostors DIR)", "(impostors=)")
-                     for line in lines]
+        lines = []
+        if self.easy_impostors:
+            share = float(self.calibration["separation"].max())
+            how = "--impostors DIR" if interface == "command" else "impostors="
+            lines.append(f"CAUTION: these impostors are unlike the texts (farther than the "
+                         f"author's own in {share:.0%} of pairs): P(same) only says 'closer "
+                         f"than these impostors'; give impostors of the texts' kind ({how})")
         return lines
 
     def summary_lines(self, interface: str = "python") -> list[str]:
@@ -254,10 +254,11 @@ class Verification(Result):
             flag = ("--min-tokens" if interface == "command" else "min_tokens")
             lines.append(f"{short} text(s) have fewer than {self.min_tokens} items in the "
                          f"vocabulary ({flag}): insufficient evidence, no answer.")
-        return lines
+        return lines + [" ".join(note.split()) for note in self.notes()]
 
     def summary(self) -> str:
-        """The caveats, then :meth:`summary_lines`, one per line."""
+        """The caveats, then :meth:`summary_lines` (and the notes that explain the caveats),
+        one per line."""
         return "\n".join([*self.caveats(), *self.summary_lines()])
 
     # ---- export (the interface of hclib._results.Result)
@@ -276,6 +277,9 @@ class Verification(Result):
         texts = records(self.table)
         if explain:
             for entry in texts:
+                if entry["decision"] == "insufficient evidence":
+                    entry["words"] = []  # too little evidence to explain
+                    continue
                 words = self.explain(entry["text"], top=explain, names=names)
                 entry["words"] = [{"word": w, "count": int(c), "expected": float(e),
                                    "p_value": float(p), "text_uses_it": u}
