@@ -233,8 +233,8 @@ def test_cli_caveat_first_legend_and_floor(folders):
                      "--explain", "3", cwd=folders)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("CAUTION: these impostors are unlike the texts")
-    assert "--impostors DIR" in lines[0]
+    assert lines[0].startswith("CAUTION: impostors unlike the texts") and len(lines[0]) <= 80
+    assert "--impostors DIR" in done.stdout
     assert any(x.startswith("P(same): the probability that the text is closer") for x in lines)
     assert any(x.startswith("P-value: conformal P-value") for x in lines)
     assert "1/(k+1) = " in done.stdout
