@@ -271,3 +271,51 @@ def test_cli_help_legend_is_aligned():
     heads = [x for x in legend if x.startswith("  ") and not x.startswith("   ")]
     assert heads and starts == {2, 17}
     assert {x[17:18] != " " for x in heads} == {True}
+
+
+# ---- item 10: the default pool kept on disk, and offline advice
+
+
+@pytest.mark.skipif(not os.environ.get("HCLIB_DATA_DIR"), reason="HCLIB_DATA_DIR not set")
+def test_the_default_pool_is_kept_on_disk_checksummed(tmp_path, monkeypatch):
+    from hclib.verification import impostors
+
+    monkeypatch.setenv("HCLIB_CACHE_DIR", str(tmp_path))
+    impostors._gutenberg_pool.cache_clear()
+    try:
+        built = impostors.gutenberg_pool("words")
+        path = impostors.pool_cache_path("words")
+        assert path.is_file() and path.with_suffix(".sha256").is_file()
+        assert path.parent == tmp_path / "impostors"
+        impostors._gutenberg_pool.cache_clear()
+        loaded = impostors.gutenberg_pool("words")
+        assert loaded is not built and loaded.lexicon == built.lexicon
+        assert loaded.names == built.names and loaded.source == built.source
+        assert all(np.array_equal(a, b) for a, b in zip(loaded.codes, built.codes))
+        assert impostors.pool_cache_path("words:1-2") != path  # one copy per feature set
+        data = bytearray(path.read_bytes())  # damaged: rebuilt, and written again
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+        assert impostors._load(path, built.features) is None
+        impostors._gutenberg_pool.cache_clear()
+        again = impostors.gutenberg_pool("words")
+        assert again.lexicon == built.lexicon
+        assert impostors._load(path, built.features) is not None
+    finally:
+        impostors._gutenberg_pool.cache_clear()
+
+
+def test_offline_the_default_pool_error_suggests_impostors(folders, monkeypatch, capsys):
+    from hclib.cli import command
+    from hclib.cli import verify as cli_verify
+    from hclib.downloads.registry import DataNotFoundError
+
+    def offline(*args, **kwargs):
+        raise DataNotFoundError("gutenberg/manifest.csv was not found; set HCLIB_DATA_DIR or "
+                                "run hclib data fetch gutenberg")
+
+    monkeypatch.setattr(cli_verify, "verify", offline)
+    status = command.main(["verify", str(folders / "known"), str(folders / "letter.txt")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1
+    assert "hclib data fetch" in err and "--impostors DIR" in err
