@@ -319,3 +319,31 @@ def test_offline_the_default_pool_error_suggests_impostors(folders, monkeypatch,
     err = capsys.readouterr().err.strip()
     assert status == 2 and len(err.splitlines()) == 1
     assert "hclib data fetch" in err and "--impostors DIR" in err
+
+
+# ---- item 11: texts with insufficient evidence are neither right nor wrong
+
+
+def test_insufficient_evidence_is_left_out_of_the_expected_accuracy():
+    from hclib.attribution import trust
+
+    rng = np.random.default_rng(5)
+    a, b = author(rng), author(rng)
+    known = {"A": [text(rng, a) for _ in range(4)], "B": [text(rng, b) for _ in range(4)]}
+    texts = {"long": text(rng, a), "tiny1": text(rng, a, 15), "tiny2": text(rng, b, 15)}
+    res = hclib.attribute(known, texts, vocabulary=WORDS)
+    v = res.verdicts
+    assert list(v["status"].iloc[1:]) == ["insufficient evidence"] * 2
+    assert v["discrepancy"].iloc[1:].isna().all() and np.isfinite(v["discrepancy"].iloc[0])
+    exp = res.expected_accuracy
+    assert exp.n == 1 and exp.insufficient == 2
+    right = trust.right_probability(v["status"].to_numpy()[:1], v["confidence"].to_numpy()[:1],
+                                    v["p_outsider"].to_numpy()[:1])
+    assert exp.value == pytest.approx(float(right[0]))
+    assert "2 text(s) with insufficient evidence left out" in str(exp)
+    frame = res.to_frame()
+    assert frame.filter(like="d: ").iloc[1:].isna().all().all()
+    payload = json.loads(res.to_json())
+    assert payload["expected_accuracy"]["insufficient"] == 2
+    assert all(x is None for x in payload["texts"][1]["discrepancies"].values())
+    assert payload["texts"][1]["discrepancy"] is None

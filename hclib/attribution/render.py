@@ -154,9 +154,12 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
 
 
 def to_frame(result: Attribution) -> pd.DataFrame:
-    """One row per text, with the verdict and the discrepancy to every candidate."""
-    d = result.table.add_prefix("d: ")
-    return pd.concat([result.verdicts, d], axis=1).rename_axis("text")
+    """One row per text, with the verdict and the discrepancy to every candidate (blank for
+    a text with insufficient evidence, which has no verdict)."""
+    verdicts = result.verdicts
+    d = result.table.add_prefix("d: ").astype(float)
+    d.loc[(verdicts["status"] == "insufficient evidence").to_numpy()] = float("nan")
+    return pd.concat([verdicts, d], axis=1).rename_axis("text")
 
 
 def to_json(result: Attribution, interface: str = "python", *, explain: int = 0,
@@ -175,7 +178,8 @@ def to_json(result: Attribution, interface: str = "python", *, explain: int = 0,
     texts = []
     for name, row in verdicts.iterrows():
         entry = {"text": str(name), **{k: num(v) for k, v in row.items()}}
-        entry["discrepancies"] = {str(c): num(v) for c, v in result.table.loc[name].items()}
+        entry["discrepancies"] = {str(c): None if row["status"] == "insufficient evidence"
+                                  else num(v) for c, v in result.table.loc[name].items()}
         if explain:
             words = result.explain(name).words.head(explain)
             entry["explained_words"] = [{"word": w, "leans_to": str(a)}
@@ -193,6 +197,7 @@ def to_json(result: Attribution, interface: str = "python", *, explain: int = 0,
         "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
                               "high": num(exp.high), "texts": exp.n,
                               "outsiders": num(exp.outsiders), "refits": exp.refits,
+                              "insufficient": exp.insufficient,
                               "below_known": trust.differs(result, exp) is not None},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,

@@ -275,7 +275,7 @@ class Attribution(Result):
         status[short] = "insufficient evidence"
         # no verdict, so nothing to compare it with: no runner-up, margin, rank or confidence
         out.loc[short, "runner_up"] = None
-        for c in ("margin", "rank_score", "confidence", "p_outsider"):
+        for c in ("margin", "discrepancy", "rank_score", "confidence", "p_outsider"):
             if c in out:
                 out.loc[short, c] = np.nan
         answer = {"rejected": UNK, "tie": TIE, "insufficient evidence": INSUFFICIENT}
@@ -292,8 +292,8 @@ class Attribution(Result):
         runner-up, margin, discrepancy, rank score, tokens, tokens inside the vocabulary,
         confidence (at least 1/C), ``p_outsider`` (the probability that the author is none
         of the candidates) and status (:data:`~hclib.attribution.options.STATUSES`); a text
-        with insufficient evidence has no runner-up, margin, rank score, confidence or
-        ``p_outsider`` (NaN)."""
+        with insufficient evidence has no runner-up, margin, discrepancy, rank score,
+        confidence or ``p_outsider`` (NaN)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 
