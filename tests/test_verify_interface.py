@@ -114,6 +114,12 @@ def test_the_readme_example_runs_as_written(inside):
         scope: dict = {"hclib": hclib}
         exec(compile(block, "README.md", "exec"), scope)  # as written, in a folder like it
         assert isinstance(scope["res"], Verification)
+    shell = re.findall(r"`(hclib verify known/ letter\.txt[^`]*)`", readme)
+    assert shell, "the README has no hclib verify example"
+    for line in shell:
+        done = hclib_cli(*line.split()[2:], cwd=inside)
+        assert done.returncode == 0, done.stderr
+        assert "letter.txt" in done.stdout
 
 
 # ---- item 2: the result interface shared with Attribution
