@@ -353,3 +353,15 @@ def test_insufficient_evidence_is_left_out_of_the_expected_accuracy():
     assert payload["expected_accuracy"]["insufficient"] == 2
     assert all(x is None for x in payload["texts"][1]["discrepancies"].values())
     assert payload["texts"][1]["discrepancy"] is None
+
+
+def test_cli_several_author_folders_one_line_about_the_folder(folders, tmp_path):
+    for who in ("A", "B"):
+        (tmp_path / "known" / who / "work").mkdir(parents=True)
+        (tmp_path / "known" / who / "work" / "t.txt").write_text("aa ab ac " * 100,
+                                                                encoding="utf-8")
+    done = hclib_cli(tmp_path / "known", folders / "letter.txt", "--impostors",
+                     folders / "impostors")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "2 author folders" in done.stderr and "one author's folder" in done.stderr
+    assert "hclib.attribute" not in done.stderr and "(" not in done.stderr.split(":")[-1][:1]
