@@ -201,7 +201,8 @@ def test_the_functions_import_from_their_subpackages():
 
 
 def test_works_are_groups_of_one_author_left_out_whole(folders, pool):
-    from hclib.verification.verify import _known, _problem
+    from hclib.verification.inputs import read_known as _known
+    from hclib.verification.verify import _problem
     from hclib.attribution.methods import get
     from hclib.texts.features import parse_features
 
@@ -272,7 +273,7 @@ def test_cli_help_legend_is_aligned():
     done = subprocess.run([sys.executable, "-m", "hclib", "verify", "--help"],
                           capture_output=True, text=True, env=dict(os.environ,
                           PYTHONPATH=str(ROOT), COLUMNS="100"))
-    legend = done.stdout.split("Columns")[1].splitlines()[2:]
+    legend = done.stdout.split("Columns")[1].split("\n\n", 1)[1].splitlines()
     starts = {len(x) - len(x.lstrip()) for x in legend if x.strip()}
     heads = [x for x in legend if x.startswith("  ") and not x.startswith("   ")]
     assert heads and starts == {2, 17}

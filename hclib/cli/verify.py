@@ -30,8 +30,9 @@ from hclib.verification.pan_formats import (dataset_format, read_dataset, read_t
                                             write_answers)
 from hclib.downloads.registry import DataNotFoundError
 from hclib.verification.result import COLUMNS, LABELS, Verification, proper_names
+from hclib.verification.inputs import read_known
 from hclib.verification.verify import (BAND, DEFAULT_METHOD, MIN_TOKENS, VerificationModel,
-                                       _known, fit_positions, verify)
+                                       fit_positions, verify)
 
 from .attribute import _skip_notice, _unknown_texts
 from .command import HelpFormatter, UsageError
@@ -53,7 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "texts', a decision and the words behind it. With --pan, solve a PAN "
                     "verification dataset (2013-2015 problem folders or 2020-2021 "
                     "pairs.jsonl) and write its answers file.",
-        epilog="Columns (the table prints the first five; --json and --csv give every one):\n\n"
+        epilog="Columns (the table leaves out score, position, length, known med and "
+               "impostor med; --json and --csv give every one):\n\n"
                + "\n".join(f"  {LABELS.get(c, c):<14} {t}" for c, t in COLUMNS.items()))
     p.__class__ = _IntermixedParser  # options anywhere: KNOWN_DIR --json TEXT
     p.add_argument("known", metavar="KNOWN_DIR", nargs="?",
@@ -142,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
                              "folder of texts by other authors)") from None
         names = None
         if args.names and args.explain:
-            names = proper_names([*_known(known)[1], *texts.values()])
+            names = proper_names([*read_known(known)[1], *texts.values()])
     if args.json:
         print(result.to_json(interface="command", explain=args.explain, names=names,
                              indent=2))

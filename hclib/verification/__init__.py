@@ -7,6 +7,8 @@
   labelled problems,
   :func:`~hclib.verification.verify.fit_verifier`, and a decision with a "no decision"
   band), all at one length per text so that a long text is not "different" for being long;
+* :mod:`hclib.verification.inputs`: what it reads (``known`` and ``questioned`` under one
+  rule; an author's works as folders);
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
   probability (:class:`~hclib.verification.impostors.ImpostorPool`; the default pool of
   Gutenberg excerpts, :func:`~hclib.verification.impostors.gutenberg_pool`);
