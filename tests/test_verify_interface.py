@@ -247,7 +247,7 @@ def test_cli_caveat_first_legend_and_floor(folders):
     assert "1/(k+1) = " in done.stdout
     assert "(-0)" not in done.stdout and "short.txt: (too little evidence" in done.stdout
     assert re.search(r"letter\.txt: \w+ \(\d+ vs \d+\.\d\)", done.stdout)
-    assert "--min-tokens" in done.stdout
+    assert "--min-tokens" in done.stdout and "impostors=" not in done.stdout
 
 
 def test_cli_works_layout_min_tokens_and_names(folders):

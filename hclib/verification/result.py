@@ -252,7 +252,9 @@ class Verification(Result):
             flag = ("--min-tokens" if interface == "command" else "min_tokens")
             lines.append(f"{short} text(s) have fewer than {self.min_tokens} items in the "
                          f"vocabulary ({flag}): insufficient evidence, no answer.")
-        return lines + [" ".join(note.split()) for note in self.notes()]
+        how = "(--impostors DIR)" if interface == "command" else "(impostors=)"
+        return lines + [" ".join(note.split()).replace("(impostors=, --impostors DIR)", how)
+                        for note in self.notes()]
 
     def summary(self) -> str:
         """The caveats, then :meth:`summary_lines` (and the notes that explain the caveats),
