@@ -90,6 +90,14 @@ def test_paths_as_strings_in_a_list_as_for_known(inside, pool):
     assert hclib.verify("known/a0.txt", "letter.txt", impostors=pool).split
 
 
+def test_a_mapping_holds_texts_never_file_names(inside, pool):
+    """A text read from a file (the command line's TEXTs) that says 'letter.txt' is that
+    text, not the file it names."""
+    res = hclib.verify("known/", {"a": "letter.txt", "b": Path("letter.txt")}, impostors=pool)
+    assert res.table["tokens"].iloc[0] <= 2 and res.table["tokens"].iloc[1] == 600
+    assert res.decision.iloc[0] == "insufficient evidence"
+
+
 @pytest.mark.parametrize("argument", ["known", "questioned"])
 def test_a_mistyped_file_name_is_refused_naming_the_argument(inside, pool, argument):
     good = {"known": "known/", "questioned": ["letter.txt"]}

@@ -2,7 +2,8 @@
 
 Each is a text, a path (a ``str`` that names an existing file is read as that file, in a
 list too: ``verify("known/", ["letter.txt", "essay.txt"])``), a list of texts or paths, a
-mapping name → text, or a folder of text files. A ``str`` of one word that names no file is
+mapping name → text (a ``str`` value is the text itself, whatever it says), or a folder of
+text files. A ``str`` of one word that names no file is
 refused, naming the argument: it is a mistyped file name, not a text to verify.
 
 ``known`` may also be a mapping with one author → list of texts, or a folder of the
@@ -26,10 +27,11 @@ from hclib.texts.sources import (known_texts, read_folder, read_known_folder, re
 __all__ = ["read_known", "read_questioned"]
 
 
-def _one(item: Any, where: str) -> tuple[str | None, str]:
+def _one(item: Any, where: str, names_files: bool = True) -> tuple[str | None, str]:
     """(file name or None, text) of one item of ``known`` or ``questioned``: a path, a string
     that names an existing file (read as that file), or a text. A string of one word that
-    names no file is refused: it is a mistyped file name, not a text to verify."""
+    names no file is refused: it is a mistyped file name, not a text to verify.
+    ``names_files=False`` (the values of a mapping name → text): a string is the text."""
     if isinstance(item, os.PathLike):
         path = Path(item)
         if not path.exists():
@@ -38,7 +40,8 @@ def _one(item: Any, where: str) -> tuple[str | None, str]:
     if not isinstance(item, str):
         raise TypeError(f"{where} must be a text (str) or a path (str or pathlib.Path), "
                         f"got {type(item).__name__}")
-    if item and len(item) < 4096 and "\n" not in item and item.strip() == item:
+    if names_files and item and len(item) < 4096 and "\n" not in item and \
+            item.strip() == item:
         try:
             is_file = os.path.isfile(item)
         except (OSError, ValueError):
@@ -66,7 +69,7 @@ def _listed(given: Any, argument: str) -> tuple[list[str], list[str]]:
     names, texts, paths = [], [], []
     for i, (key, item) in enumerate(items):
         where = f"{argument}[{key!r}]" if key is not None else f"{argument}[{i}]"
-        file, text = _one(item, where)
+        file, text = _one(item, where, names_files=key is None)
         names.append(key if key is not None else file or f"text {i + 1}")
         texts.append(text)
         paths.append(Path(item) if key is None and file is not None else None)
