@@ -20,7 +20,7 @@ PACKAGE = Path(hclib.__file__).parent
 #: The layers, from the bottom up: ``_checks`` (the input checks) and ``plotting`` (the book's
 #: figure style), which import nothing of hclib and which every layer may use, then the
 #: subpackages in the package's own order.
-LAYERS = ("_checks", "plotting", *hclib.LAYERS)
+LAYERS = ("_checks", "_results", "plotting", *hclib.LAYERS)
 
 
 def module_name(path: Path) -> str:

@@ -201,15 +201,17 @@ def test_bad_inputs(pool, kwargs, error, match):
         verify(known, text(rng, zipf(), 300), **args)
 
 
-def test_a_file_name_given_as_text_is_refused(pool, tmp_path):
+def test_a_file_name_given_as_text_is_read_as_the_file(pool, tmp_path):
     rng = np.random.default_rng(0)
     letter = tmp_path / "letter.txt"
     letter.write_text(text(rng, zipf(), 300), encoding="utf-8")
     known = [text(rng, zipf(), 300) for _ in range(3)]
-    with pytest.raises(ValueError, match="names a file"):
-        verify(known, str(letter), impostors=pool, vocabulary=WORDS)
-    res = verify(known, letter, impostors=pool, vocabulary=WORDS)
-    assert list(res.table.index) == ["letter.txt"]
+    by_name = verify(known, str(letter), impostors=pool, vocabulary=WORDS)
+    by_path = verify(known, letter, impostors=pool, vocabulary=WORDS)
+    assert list(by_name.table.index) == list(by_path.table.index) == ["letter.txt"]
+    assert by_name.p_value.iloc[0] == by_path.p_value.iloc[0]
+    with pytest.raises(ValueError, match="questioned is 'lettr.txt': no such file"):
+        verify(known, "lettr.txt", impostors=pool, vocabulary=WORDS)
 
 
 @pytest.mark.skipif(not os.environ.get("HCLIB_DATA_DIR"), reason="HCLIB_DATA_DIR not set")

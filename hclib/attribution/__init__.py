@@ -14,4 +14,7 @@
   behind the accuracy and the calibration (:mod:`hclib.calibration`).
 """
 
-__all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top
+from .pipeline import attribute
+from .result import Attribution
+
+__all__ = ["Attribution", "attribute"]

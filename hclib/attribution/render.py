@@ -9,14 +9,15 @@ computes a verdict. Advice is worded for the interface it is printed in (:data:`
 
 from __future__ import annotations
 
-import html
 import json
-import math
-import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from hclib import _results
+from hclib._results import (INTERFACES, TABLE_WIDTH, check_interface, json_value, legend,
+                            shorten, shorten_names)
 
 from . import trust
 from .methods import METHODS
@@ -29,11 +30,8 @@ __all__ = ["COLUMN_HELP", "COLUMN_LABELS", "INTERFACES", "REPR_VERDICTS", "TABLE
            "advice_line", "footer", "html_summary", "render_table", "shorten", "shorten_names",
            "short_repr", "summary_lines", "to_frame", "to_json", "top_words"]
 
-#: Where a line is printed, ``"python"`` (``method='g2'``) or ``"command"`` (``--method g2``).
-INTERFACES: tuple[str, ...] = ("python", "command")
 #: The verdicts shown by ``repr`` (the notebook's HTML shows ten).
 REPR_VERDICTS = 3
-_HTML_VERDICTS = 10
 
 #: One-line explanations of the columns of the ``attribute`` table (keys: the columns of
 #: :attr:`hclib.attribution.result.Attribution.verdicts`); the footer and the help print those shown.
@@ -57,114 +55,18 @@ COLUMN_HELP: dict[str, str] = {
 #: How a column of :attr:`hclib.attribution.result.Attribution.verdicts` is headed in the table.
 COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank",
                                   "p_outsider": "outsider"}
-#: The width of the ``attribute`` table without ``--wide``.
-TABLE_WIDTH = 80
 
 
 
 def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
-    """The verdicts as a text table, any columns: real numbers with 3 decimals (blank where
-    there is no value, e.g. the runner-up of a text with insufficient evidence), names longer
-    than a third of ``width`` shortened in the middle, and the columns wrapped into blocks so
-    that no line exceeds ``width`` (``None``: everything, in full)."""
-    cols = [("text", [str(i) for i in verdicts.index], False)]
-    for c in verdicts.columns:
-        values = verdicts[c]
-        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        real = pd.api.types.is_float_dtype(values)
-        cells = ["" if v is None or (isinstance(v, float) and math.isnan(v)) else
-                 f"{v:.3f}" if real else str(v) for v in values]  # blank: no value
-        cols.append((COLUMN_LABELS.get(c, c), cells, numeric))
-    if width is not None:   # text columns shortened to a third of the width (at least 12)
-        cap = max(12, (width - 4) // 3)
-        cols = [(h, cells if num else shorten_names(cells, cap), num)
-                for h, cells, num in cols]
-    widths = [max(len(h), *map(len, cells)) for h, cells, _ in cols]
-    blocks, current, used = [], [], widths[0]
-    for k in range(1, len(cols)):
-        if width is not None and current and used + 2 + widths[k] > width:
-            blocks.append(current)
-            current, used = [], widths[0]
-        current.append(k)
-        used += 2 + widths[k]
-    blocks.append(current)
-    out = []
-    for block in blocks:
-        ks = [0, *block]
-        def cell(k: int, v: str) -> str:
-            return v.rjust(widths[k]) if cols[k][2] else v.ljust(widths[k])
-        lines = ["  ".join(cell(k, cols[k][0]) for k in ks).rstrip()]
-        lines += ["  ".join(cell(k, cols[k][1][i]) for k in ks).rstrip()
-                  for i in range(len(verdicts))]
-        out.append("\n".join(lines))
-    return "\n\n".join(out)
+    """The verdicts as a text table (:func:`hclib._results.render_table`, columns headed by
+    :data:`COLUMN_LABELS`)."""
+    return _results.render_table(verdicts, width, COLUMN_LABELS)
 
 
-
-def shorten(text: str, limit: int | None) -> str:
-    """``text`` cut in the middle to ``limit`` characters (with ``...``) when longer."""
-    if limit is None or len(text) <= limit:
-        return text
-    keep = max(limit - 3, 2)
-    return _cut(text, (keep + 1) // 2, keep // 2)
-
-
-def _cut(text: str, head: int, tail: int) -> str:
-    """``text`` as its first ``head`` and last ``tail`` characters around ``...``."""
-    if len(text) <= head + tail + 3:
-        return text
-    return text[:head] + "..." + text[len(text) - tail:]
-
-
-def shorten_names(names: Sequence[str], limit: int | None) -> list[str]:
-    """Each of ``names`` :func:`shorten`-ed to ``limit``, kept distinct: names that would print
-    alike keep another split of their start and end (e.g. more of the start, where they
-    differ), within ``limit`` where one separates them, else a little wider."""
-    out = [shorten(n, limit) for n in names]
-    if limit is None:
-        return out
-    for _ in range(len(out)):  # each pass settles at least one clash
-        alike: dict[str, list[int]] = {}
-        for i, short in enumerate(out):
-            alike.setdefault(short, []).append(i)
-        clashes = [at for at in alike.values() if len({names[i] for i in at}) > 1]
-        if not clashes:
-            break
-        for at in clashes:
-            taken = set(out) - {out[at[0]]}
-            for i, short in zip(at, _separate([names[i] for i in at], limit, taken)):
-                out[i] = short
-    return out
-
-
-def _separate(names: list[str], limit: int, taken: set[str]) -> list[str]:
-    """``names`` cut so that distinct names stay distinct and miss ``taken``: the narrowest
-    cut, the most balanced split of it first; in full if none."""
-    unique = list(dict.fromkeys(names))
-    for keep in range(max(limit - 3, 2), max(map(len, unique)) - 3):
-        for head in sorted(range(keep + 1), key=lambda h: (abs(2 * h - keep), -h)):
-            cut: dict[str, str] = {}
-            seen: set[str] = set()
-            for n in unique:
-                short = _cut(n, head, keep - head)
-                if short in seen or short in taken:
-                    break
-                seen.add(short)
-                cut[n] = short
-            else:
-                return [cut[n] for n in names]
-    return names
-
-
-
-def footer(columns, width: int | None) -> str:
-    lines = []
-    for c in columns:
-        if c in COLUMN_HELP:
-            line = f"{COLUMN_LABELS.get(c, c)}: {COLUMN_HELP[c]}"
-            lines.append(textwrap.fill(line, width, subsequent_indent="  ") if width else line)
-    return "\n".join(lines)
-
+def footer(columns: Sequence[str], width: int | None) -> str:
+    """The legend of the ``columns`` shown (:data:`COLUMN_HELP`)."""
+    return legend(columns, COLUMN_HELP, COLUMN_LABELS, width)
 
 
 def top_words(result: Attribution, name: str, n: int, arrow: str = "→") -> str:
@@ -180,17 +82,11 @@ def _option(interface: str, name: str, value: str) -> str:
     return f"{name}={value!r}"
 
 
-def _check_interface(interface: str) -> str:
-    if interface not in INTERFACES:
-        raise ValueError(f"interface must be one of {list(INTERFACES)}, got {interface!r}")
-    return interface
-
-
 def advice_line(advice: Advice, interface: str = "python") -> str:
     """The advice about a clearly better configuration, as one line worded for the
     ``interface`` (:data:`INTERFACES`)."""
     mine = advice.mine
-    if _check_interface(interface) == "command":
+    if check_interface(interface) == "command":
         how = (f"try {_option(interface, 'method', advice.method)} "
                f"{_option(interface, 'features', advice.features)} "
                f"(or {_option(interface, 'method', 'auto')})")
@@ -218,7 +114,7 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
     methods compared by ``method="auto"``, the advice about another method (worded for the
     ``interface``, :data:`INTERFACES`), the methods left out of the comparison and the
     corpus-balance warning."""
-    _check_interface(interface)
+    check_interface(interface)
     setting = "" if result.protocol is None else (
         f" (protocol {result.protocol.name}"
         + (f"; names kept out of the vocabulary: {result.names_source}"
@@ -258,28 +154,36 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
 
 
 def to_frame(result: Attribution) -> pd.DataFrame:
-    """One row per text, with the verdict and the discrepancy to every candidate."""
-    d = result.table.add_prefix("d: ")
-    return pd.concat([result.verdicts, d], axis=1).rename_axis("text")
+    """One row per text, with the verdict and the discrepancy to every candidate (blank for
+    a text with insufficient evidence, which has no verdict)."""
+    verdicts = result.verdicts
+    d = result.table.add_prefix("d: ").astype(float)
+    d.loc[(verdicts["status"] == "insufficient evidence").to_numpy()] = float("nan")
+    return pd.concat([verdicts, d], axis=1).rename_axis("text")
 
 
-def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> str:
+def to_json(result: Attribution, interface: str = "python", *, explain: int = 0,
+            **kwargs: Any) -> str:
     """The settings, the expected accuracy on the texts attributed (``expected_accuracy``:
     ``value``, ``low``, ``high``, ``texts``, the estimated share of ``outsiders``, and
     ``below_known``, whether :attr:`~hclib.attribution.result.Attribution.differs` warns), the
     accuracy on the known texts, ``method="auto"``'s comparison and the nested accuracy of its
-    choice (``auto_selection``) and every text's verdict and discrepancies, as JSON (the
-    advice worded for the ``interface``; ``kwargs`` go to ``json.dumps``)."""
-    _check_interface(interface)
-    def num(v: Any) -> Any:
-        v = v.item() if hasattr(v, "item") else v
-        return None if isinstance(v, float) and not math.isfinite(v) else v
-
+    choice (``auto_selection``) and every text's verdict and discrepancies (and its
+    ``explain`` most discriminating words, ``explained_words``: each word and the author it
+    leans to), as JSON (the advice worded for the ``interface``; ``kwargs`` go to
+    ``json.dumps``)."""
+    check_interface(interface)
+    num = json_value
     verdicts = result.verdicts
     texts = []
     for name, row in verdicts.iterrows():
         entry = {"text": str(name), **{k: num(v) for k, v in row.items()}}
-        entry["discrepancies"] = {str(c): num(v) for c, v in result.table.loc[name].items()}
+        entry["discrepancies"] = {str(c): None if row["status"] == "insufficient evidence"
+                                  else num(v) for c, v in result.table.loc[name].items()}
+        if explain:
+            words = result.explain(name).words.head(explain)
+            entry["explained_words"] = [{"word": w, "leans_to": str(a)}
+                                        for w, a in zip(words["word"], words["leans_to"])]
         texts.append(entry)
     acc = result.accuracy
     exp = result.expected_accuracy
@@ -293,6 +197,7 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
                               "high": num(exp.high), "texts": exp.n,
                               "outsiders": num(exp.outsiders), "refits": exp.refits,
+                              "insufficient": exp.insufficient,
                               "below_known": trust.differs(result, exp) is not None},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,
@@ -340,20 +245,9 @@ def short_repr(result: Attribution) -> str:
 
 def html_summary(result: Attribution) -> str:
     """A notebook's view of an attribution: the setting, the accuracy, the advice and
-    warnings, and the first verdicts as an HTML table (every text escaped)."""
+    warnings, and the first verdicts as an HTML table (every text escaped;
+    :func:`hclib._results.html_summary`)."""
     verdicts = result.verdicts
     lines = [f"{len(verdicts)} texts, {len(result.candidates)} candidates",
              *summary_lines(result)]
-    head = verdicts.head(_HTML_VERDICTS)
-    cells = [[str(name), *("" if v is None or (isinstance(v, float) and math.isnan(v))
-                           else f"{v:.3f}" if isinstance(v, float) else str(v)
-                           for v in row)] for name, row in head.iterrows()]
-    header = "".join(f"<th>{html.escape(COLUMN_LABELS.get(c, c))}</th>"
-                     for c in ["text", *head.columns])
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-                   for row in cells)
-    more = (f"<p>… and {len(verdicts) - _HTML_VERDICTS} more texts "
-            "(<code>.verdicts</code>)</p>" if len(verdicts) > _HTML_VERDICTS else "")
-    paragraphs = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
-    return (f'<div class="hclib-attribution"><p><strong>Attribution</strong></p>{paragraphs}'
-            f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>{more}</div>")
+    return _results.html_summary("Attribution", lines, verdicts, COLUMN_LABELS)

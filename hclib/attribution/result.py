@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._results import Result
 from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.formulas.hc import n_candidates
@@ -121,7 +122,7 @@ class Advice:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Attribution:
+class Attribution(Result):
     """The result of :func:`~hclib.attribution.pipeline.attribute` (see the module docstring for every quantity).
 
     ``table`` is the (texts × candidates) discrepancy table of the texts to attribute (NaN for a
@@ -274,7 +275,7 @@ class Attribution:
         status[short] = "insufficient evidence"
         # no verdict, so nothing to compare it with: no runner-up, margin, rank or confidence
         out.loc[short, "runner_up"] = None
-        for c in ("margin", "rank_score", "confidence", "p_outsider"):
+        for c in ("margin", "discrepancy", "rank_score", "confidence", "p_outsider"):
             if c in out:
                 out.loc[short, c] = np.nan
         answer = {"rejected": UNK, "tie": TIE, "insufficient evidence": INSUFFICIENT}
@@ -291,8 +292,8 @@ class Attribution:
         runner-up, margin, discrepancy, rank score, tokens, tokens inside the vocabulary,
         confidence (at least 1/C), ``p_outsider`` (the probability that the author is none
         of the candidates) and status (:data:`~hclib.attribution.options.STATUSES`); a text
-        with insufficient evidence has no runner-up, margin, rank score, confidence or
-        ``p_outsider`` (NaN)."""
+        with insufficient evidence has no runner-up, margin, discrepancy, rank score,
+        confidence or ``p_outsider`` (NaN)."""
         assert self.tokens is not None
         return self._verdicts(self.table, self.ranks, self.tokens)
 
@@ -608,7 +609,8 @@ class Attribution:
         """One row per text, with the verdict and the discrepancy to every candidate."""
         return render.to_frame(self)
 
-    def to_json(self, **kwargs: Any) -> str:
+    def to_json(self, interface: str = "python", explain: int = 0, **kwargs: Any) -> str:
         """The settings, the accuracy on the known texts and every text's verdict and
-        discrepancies, as JSON (:func:`hclib.attribution.render.to_json`)."""
-        return render.to_json(self, **kwargs)
+        discrepancies, with the ``explain`` most discriminating words of each, as JSON
+        (:func:`hclib.attribution.render.to_json`; ``hclib attribute --json`` prints it)."""
+        return render.to_json(self, interface, explain=explain, **kwargs)

@@ -60,15 +60,19 @@ class ExpectedAccuracy:
     n: int
     outsiders: float = float("nan")
     refits: int = REFITS
+    # texts with insufficient evidence: no verdict, so neither right nor wrong; left out
+    insufficient: int = 0
 
     def __str__(self) -> str:
+        left = "" if not self.insufficient else (
+            f"; {self.insufficient} text(s) with insufficient evidence left out, no verdict")
         if not self.n or not np.isfinite(self.value):
-            return "expected accuracy on these texts: no calibrated verdict"
+            return f"expected accuracy on these texts: no calibrated verdict{left}"
         share = "" if not np.isfinite(self.outsiders) else (
             f"; estimated share by none of the candidates {self.outsiders:.0%}")
         return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
                 f"(95% interval {self.low:.1%}–{self.high:.1%}; the mean calibrated "
-                f"confidence of their verdicts{share})")
+                f"confidence of their verdicts{share}{left})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,9 +164,10 @@ def expected(result: Any) -> ExpectedAccuracy:
     v = result.verdicts
     share = outsider_share(result) if result.outsider_model is not None else float("nan")
     cal = result.calibration
+    short = int((v["status"] == "insufficient evidence").sum()) if len(v) else 0
     if result.confidence_model is None or cal is None or not len(v):
         nan = float("nan")
-        return ExpectedAccuracy(nan, nan, nan, len(v), share, 0)
+        return ExpectedAccuracy(nan, nan, nan, len(v) - short, share, 0, short)
     status = v["status"].to_numpy()
     probs = right_probability(status, v["confidence"].to_numpy(), v["p_outsider"].to_numpy())
     base = result._base(result.table, result.ranks, result.tokens)
@@ -184,8 +189,11 @@ def expected(result: Any) -> ExpectedAccuracy:
             if np.isfinite(q).any():
                 p = outsider_posterior(q)[0]
         refits.append(right_probability(status, c, p))
-    value, low, high = expected_accuracy(probs, np.array(refits))
-    return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
+    # a text with insufficient evidence gets no verdict: not counted right or wrong
+    answered = status != "insufficient evidence"
+    value, low, high = expected_accuracy(probs[answered], np.array(refits)[:, answered])
+    return ExpectedAccuracy(value, low, high, int(answered.sum()), share, len(refits),
+                            int((~answered).sum()))
 
 
 def differs(result: Any, e: ExpectedAccuracy | None = None) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import textwrap
@@ -331,14 +330,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
                                 "of the texts takes a while" if args.protocol else None):
             result = _attribute(known, unknown, args, compare=None)
     if args.json:
-        payload = json.loads(result.to_json(interface="command"))
-        if args.explain:
-            for entry in payload["texts"]:
-                words = result.explain(entry["text"]).words.head(args.explain)
-                entry["explained_words"] = [
-                    {"word": w, "leans_to": str(a)}
-                    for w, a in zip(words["word"], words["leans_to"])]
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(result.to_json(interface="command", explain=args.explain, indent=2))
         return 0
     if args.csv:
         result.to_frame().to_csv(sys.stdout)

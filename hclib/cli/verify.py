@@ -13,7 +13,6 @@ default the impostors of a problem are known texts of the *other* problems of th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from dataclasses import replace
@@ -29,8 +28,10 @@ from hclib.texts.sources import DEFAULT_PATTERN
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
                                             write_answers)
-from hclib.verification.result import COLUMNS, Verification
-from hclib.verification.verify import (BAND, DEFAULT_METHOD, VerificationModel,
+from hclib.downloads.registry import DataNotFoundError
+from hclib.verification.result import COLUMNS, LABELS, Verification, proper_names
+from hclib.verification.inputs import read_known
+from hclib.verification.verify import (BAND, DEFAULT_METHOD, MIN_TOKENS, VerificationModel,
                                        fit_positions, verify)
 
 from .attribute import _skip_notice, _unknown_texts
@@ -53,7 +54,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "texts', a decision and the words behind it. With --pan, solve a PAN "
                     "verification dataset (2013-2015 problem folders or 2020-2021 "
                     "pairs.jsonl) and write its answers file.",
-        epilog="Columns:\n\n" + "\n".join(f"  {c:<16} {t}" for c, t in COLUMNS.items()))
+        epilog="Columns (the table leaves out score, position, length, known med and "
+               "impostor med; --json and --csv give every one):\n\n"
+               + "\n".join(f"  {LABELS.get(c, c):<14} {t}" for c, t in COLUMNS.items()))
+    p.__class__ = _IntermixedParser  # options anywhere: KNOWN_DIR --json TEXT
     p.add_argument("known", metavar="KNOWN_DIR", nargs="?",
                    help="folder of UTF-8 text files by one author")
     p.add_argument("texts", metavar="TEXT", nargs="*",
@@ -73,6 +77,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     out.add_argument("--csv", action="store_true", help="print the result as CSV")
     p.add_argument("--explain", type=int, default=5, metavar="N",
                    help="show the N most discriminating words per text (default 5; 0: none)")
+    p.add_argument("--names", action="store_true",
+                   help="leave proper names out of --explain: the words written with a "
+                        "capital inside most of their sentences in the known texts and the "
+                        "TEXTs (a character's name says that a novel differs, not its style)")
+    p.add_argument("--min-tokens", type=int, default=MIN_TOKENS, metavar="N",
+                   help="a TEXT with fewer items in the vocabulary gets 'insufficient "
+                        f"evidence', no answer (default {MIN_TOKENS})")
     p.add_argument("--pan", metavar="DATASET", default=None,
                    help="solve this PAN verification dataset instead (needs --out)")
     p.add_argument("--out", metavar="FILE", default=None,
@@ -82,6 +93,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--truth", action="store_true",
                    help="with --pan: print PAN's scores against the dataset's truth")
     p.set_defaults(func=_run)
+
+
+class _IntermixedParser(argparse.ArgumentParser):
+    """``verify``'s parser: options may come between KNOWN_DIR and the TEXTs, as for
+    ``attribute`` (:meth:`argparse.ArgumentParser.parse_known_intermixed_args`)."""
+
+    _mixing = False
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        if self._mixing:  # the intermixed parse calls this twice, for options then positionals
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -101,55 +128,60 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
+    if args.min_tokens < 1:
+        raise UsageError(f"--min-tokens must be 1 or more, got {args.min_tokens}")
     impostors: Any = args.impostors
     if impostors not in (None, "gutenberg") and not Path(impostors).is_dir():
         raise UsageError(f"--impostors {impostors} is not a folder")
     with _skip_notice("verify", DEFAULT_PATTERN):
         texts = _unknown_texts(args.texts)
-        result = verify(known, texts, impostors=impostors, method=args.method,
-                        features=args.features, band=args.band)
+        try:
+            result = verify(known, texts, impostors=impostors, method=args.method,
+                            features=args.features, band=args.band,
+                            min_tokens=args.min_tokens)
+        except DataNotFoundError as exc:  # the default pool, offline
+            raise UsageError(f"{exc}; or give impostors of your own: --impostors DIR (a "
+                             "folder of texts by other authors)") from None
+        names = None
+        if args.names and args.explain:
+            names = proper_names([*read_known(known)[1], *texts.values()])
     if args.json:
-        print(json.dumps(_payload(result, args.explain), indent=2, ensure_ascii=False))
+        print(result.to_json(interface="command", explain=args.explain, names=names,
+                             indent=2))
     elif args.csv:
-        result.table.to_csv(sys.stdout)
+        result.to_frame().to_csv(sys.stdout)
     else:
-        _print_table(result, args.explain)
+        _print_table(result, args.explain, names)
     return 0
 
 
-def _payload(result: Verification, explain: int) -> dict[str, Any]:
-    rows = []
-    for name, row in result.table.iterrows():
-        entry = {"text": str(name)}
-        for col, value in row.items():
-            entry[str(col)] = None if isinstance(value, float) and np.isnan(value) else \
-                (value.item() if isinstance(value, np.generic) else value)
-        if explain:
-            words = result.explain(str(name), top=explain)
-            entry["words"] = [{"word": w, "count": int(c), "expected": float(e),
-                               "p_value": float(p), "text_uses_it": u}
-                              for w, c, e, p, u in zip(words["word"], words["count"],
-                                                       words["expected"], words["P-value"],
-                                                       words["text uses it"])]
-        rows.append(entry)
-    return {"method": result.method.name, "features": str(result.features),
-            "known_texts": result.known, "impostors": result.impostors,
-            "band": result.band, "notes": result.notes(), "texts": rows}
-
-
-def _print_table(result: Verification, explain: int) -> None:
+def _print_table(result: Verification, explain: int, names: set[str] | None) -> None:
+    """The caveats (first, one line each), the table, the words, the legend and the
+    summary."""
+    caveats = result.caveats("command")
+    for line in caveats:  # first, one line each, whatever its length
+        print(line)
+    if caveats:
+        print()
     print(result.render(WIDTH))
     if explain:
-        print("\n" + textwrap.fill(f"the {explain} most discriminating words of each text "
-                                   "(+: used more than the author does, -: less):", WIDTH))
-        for name in result.table.index:
-            words = result.explain(str(name), top=explain)
-            listed = ", ".join(f"{w} ({'+' if u == 'more' else '-'}{c})" for w, c, u in
-                               zip(words["word"], words["count"], words["text uses it"]))
+        left = " (proper names left out)" if names is not None else ""
+        print("\n" + textwrap.fill(f"the {explain} most discriminating words of each text, "
+                                   f"with its count against the count expected from the "
+                                   f"author's rate{left}:", WIDTH))
+        for name, decision in result.table["decision"].items():
+            if decision == "insufficient evidence":
+                print(f"{name}: (too little evidence to explain)")
+                continue
+            words = result.explain(str(name), top=explain, names=names)
+            listed = ", ".join(f"{w} ({int(c)} vs {e:.1f})" for w, c, e in
+                               zip(words["word"], words["count"], words["expected"]))
             print(textwrap.fill(f"{name}: {listed or '(none)'}", WIDTH,
                                 subsequent_indent="    "))
     print()
-    for line in result.summary().splitlines():
+    print(result.legend(WIDTH))
+    print()
+    for line in result.summary_lines("command"):
         print(textwrap.fill(line, WIDTH))
 
 
@@ -173,7 +205,8 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
             if len(pool) > DATASET_IMPOSTORS:
                 pool = pool.without([pool.authors[-1]])
         res = verify(pb.known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
-                     features=args.features, band=args.band, train=model)
+                     features=args.features, band=args.band, train=model,
+                     min_tokens=args.min_tokens)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
                      "position": float(res.table["position"].iloc[0])})
     return pd.DataFrame(rows)

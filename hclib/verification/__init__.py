@@ -7,6 +7,8 @@
   labelled problems,
   :func:`~hclib.verification.verify.fit_verifier`, and a decision with a "no decision"
   band), all at one length per text so that a long text is not "different" for being long;
+* :mod:`hclib.verification.inputs`: what it reads (``known`` and ``questioned`` under one
+  rule; an author's works as folders);
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
   probability (:class:`~hclib.verification.impostors.ImpostorPool`; the default pool of
   Gutenberg excerpts, :func:`~hclib.verification.impostors.gutenberg_pool`);
@@ -17,4 +19,11 @@
   folders, 2020–2021 ``pairs.jsonl``), their truth and answers files.
 """
 
-__all__ = ["verify", "impostors", "result", "pan_formats"]
+# ``verify`` here is the function (``from hclib.verification import verify``), not the module
+# of the same name: importing the function binds the package's attribute ``verify`` to it,
+# over the submodule that the import system bound first. The module stays importable by its
+# full name (``from hclib.verification.verify import fit_verifier``; it is in ``sys.modules``).
+from .verify import fit_verifier, verify  # noqa: E402  (after the docstring, on purpose)
+from .result import Verification  # noqa: E402
+
+__all__ = ["Verification", "fit_verifier", "verify"]

@@ -15,8 +15,12 @@ stretch of them over any vocabulary is one array lookup and one ``bincount``
 ``$HCLIB_DATA_DIR/gutenberg`` or downloaded once into the cache by
 ``hclib data fetch gutenberg``): the first :data:`POOL_WORKS` works of every author in the
 manifest's order, each an excerpt of :data:`POOL_TOKENS` word tokens from the middle of the
-work (110 excerpts, 2.2 million tokens; about 2 s to read). It is prepared once per process
-and feature set and kept in memory (:func:`functools.lru_cache`). It is English fiction and
+work (110 excerpts, 2.2 million tokens). It is prepared once per feature set and kept on
+disk, in ``impostors/`` of the download cache (:func:`hclib.downloads.registry.cache_dir`),
+as item codes with a sha256 checksum beside them; its name holds a key of everything it is
+made from (:data:`POOL_CACHE_VERSION`, the manifest's rows, :data:`POOL_TOKENS`,
+:data:`POOL_WORKS`, the feature set, hclib's version), so a change makes a new one, and a
+damaged copy is rebuilt. Within a process it is kept in memory (:func:`functools.lru_cache`). It is English fiction and
 essays of the 19th century: for texts in another language, or of a very different genre,
 give your own impostors (``impostors=``: a list of texts or paths, a mapping name → text, or
 a folder), e.g. the known texts of other verification problems, as ``hclib verify --pan``
@@ -26,9 +30,13 @@ does.
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,13 +44,15 @@ import numpy as np
 from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import read_folder, unknown_texts
 
-__all__ = ["POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool", "impostor_pool",
-           "text_items"]
+__all__ = ["POOL_CACHE_VERSION", "POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool",
+           "impostor_pool", "pool_cache_path", "text_items"]
 
 #: Word tokens of each excerpt of the default pool (from the middle of each work).
 POOL_TOKENS = 20_000
 #: Works per author in the default pool (the first ones of the manifest).
 POOL_WORKS = 2
+#: The version of the default pool's disk copy: raised when the way it is made changes.
+POOL_CACHE_VERSION = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,13 +151,20 @@ def _middle(text: str, tokens: int) -> str:
     return " ".join(words[start:start + tokens])
 
 
+def _chosen() -> Any:
+    """The manifest's rows of the default pool: the first :data:`POOL_WORKS` of each author."""
+    from hclib.corpora.gutenberg import read_manifest
+
+    manifest = read_manifest()
+    return manifest.groupby("author", sort=False).head(POOL_WORKS).reset_index(drop=True)
+
+
 @functools.lru_cache(maxsize=1)
 def _gutenberg_excerpts() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(names, authors, excerpts) of the default pool, read once per process."""
-    from hclib.corpora.gutenberg import Collection, read_manifest, read_text
+    from hclib.corpora.gutenberg import Collection, read_text
 
-    manifest = read_manifest()
-    chosen = manifest.groupby("author", sort=False).head(POOL_WORKS).reset_index(drop=True)
+    chosen = _chosen()
     collection = Collection(chosen, (), np.zeros((len(chosen), 0), dtype=np.int64),
                             "gutenberg")
     texts = tuple(_middle(read_text(collection, d), POOL_TOKENS) for d in chosen["doc_id"])
@@ -155,12 +172,78 @@ def _gutenberg_excerpts() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
     return names, tuple(chosen["author"]), texts
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hclib")
+    except PackageNotFoundError:  # pragma: no cover - a checkout never installed
+        return "0+unknown"
+
+
+def pool_cache_path(spec: str) -> Path:
+    """Where the default pool tokenised by the feature set ``spec`` is kept on disk (module
+    docstring): a name keyed by everything it is made from."""
+    from hclib.downloads.registry import cache_dir
+
+    rows = _chosen()[["doc_id", "author", "title"]].astype(str).to_numpy().tolist()
+    key = hashlib.sha256(json.dumps([POOL_CACHE_VERSION, POOL_TOKENS, POOL_WORKS, spec,
+                                     _version(), rows]).encode("utf-8")).hexdigest()[:20]
+    return cache_dir() / "impostors" / f"gutenberg-pool-v{POOL_CACHE_VERSION}-{key}.npz"
+
+
+def _save(path: Path, pool: ImpostorPool) -> None:
+    """``pool`` written to ``path`` (atomically, then its sha256 beside it); a failure to
+    write (a read-only cache, a full disk) only costs the next call the rebuild."""
+    buffer = io.BytesIO()
+    np.savez(buffer, names=np.array(pool.names, dtype=str),
+             authors=np.array(pool.authors, dtype=str),
+             lexicon=np.array(pool.lexicon, dtype=str),
+             codes=np.concatenate(pool.codes) if pool.codes else np.zeros(0, np.int32),
+             lengths=pool.lengths, source=np.array(pool.source))
+    data = buffer.getvalue()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for target, content in ((path, data),
+                                (path.with_suffix(".sha256"),
+                                 hashlib.sha256(data).hexdigest().encode("ascii"))):
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(content)
+            os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def _load(path: Path, feats: Features) -> ImpostorPool | None:
+    """The pool kept at ``path``, or ``None`` when it is missing, damaged (its sha256 does not
+    match) or unreadable."""
+    try:
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != path.with_suffix(".sha256").read_text().strip():
+            return None
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            bounds = np.concatenate([[0], np.cumsum(z["lengths"])])
+            codes = z["codes"].astype(np.int32)
+            return ImpostorPool(tuple(map(str, z["names"])), tuple(map(str, z["authors"])),
+                                tuple(map(str, z["lexicon"])),
+                                tuple(codes[a:b] for a, b in zip(bounds[:-1], bounds[1:])),
+                                feats, str(z["source"]))
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 @functools.lru_cache(maxsize=4)
 def _gutenberg_pool(spec: str) -> ImpostorPool:
-    names, authors, texts = _gutenberg_excerpts()
-    return _pool(names, authors, texts, parse_features(spec),
-                 f"Gutenberg ({len(names)} excerpts of {POOL_TOKENS:,} words, "
-                 f"{len(set(authors))} authors)")
+    feats = parse_features(spec)
+    path = pool_cache_path(spec)
+    pool = _load(path, feats)
+    if pool is None:
+        names, authors, texts = _gutenberg_excerpts()
+        pool = _pool(names, authors, texts, feats,
+                     f"Gutenberg ({len(names)} excerpts of {POOL_TOKENS:,} words, "
+                     f"{len(set(authors))} authors)")
+        _save(path, pool)
+    return pool
 
 
 def gutenberg_pool(features: str | Features = "words", *,

@@ -1,18 +1,30 @@
-r"""The answer of :func:`hclib.verify`: one row per questioned text, and the words behind it."""
+r"""The answer of :func:`hclib.verify`: one row per questioned text, and the words behind it.
+
+:class:`Verification` has the interface of every hclib result (:class:`hclib._results.Result`,
+as :class:`hclib.attribution.result.Attribution`): ``summary_lines()``, ``to_frame()``,
+``to_json()`` (``hclib verify --json`` prints it), a short ``repr`` and ``_repr_html_``; and
+``caveats()``, the lines that change how the decisions are read, printed first. Every view
+is built from ``table``, so a column added to it flows through all of them.
+"""
 
 from __future__ import annotations
 
-import math
+import json
+import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
+from hclib import _results
+from hclib._results import (TABLE_WIDTH, Result, check_interface, records, render_table,
+                            shorten)
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
-__all__ = ["COLUMNS", "EASY_IMPOSTORS", "Verification"]
+__all__ = ["COLUMNS", "EASY_IMPOSTORS", "HIDDEN", "LABELS", "Verification", "proper_names"]
 
 #: The separation of known and impostor scores (an AUC) from which the impostors are called
 #: too easy to calibrate against (:attr:`Verification.easy_impostors`).
@@ -20,9 +32,11 @@ EASY_IMPOSTORS = 0.9
 
 #: The columns of ``Verification.table`` and what they mean.
 COLUMNS: dict[str, str] = {
-    "probability": "same-author probability (calibrated, at even prior odds)",
+    "probability": "the probability that the text is closer to the known texts than "
+                   "these impostors are, at even prior odds (not: that the author wrote it)",
     "decision": "same author / different author / no decision / insufficient evidence",
-    "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not)",
+    "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not); "
+               "at least 1/(k+1) with k windows of the known texts",
     "score": "discrepancy of the text to the known corpus (median over its windows)",
     "position": "(score - known median) / (impostor median - known median)",
     "tokens": "items of the text",
@@ -31,12 +45,44 @@ COLUMNS: dict[str, str] = {
     "known_median": "median leave-one-out score of the known texts' windows",
     "impostor_median": "median score of the impostors' windows",
 }
+#: How a column is headed in the printed table.
+LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
+                          "in_vocabulary": "in voc", "known_median": "known med",
+                          "impostor_median": "impostor med"}
+#: The columns of ``table`` left out of the printed table (in ``to_frame``, ``to_json`` and
+#: ``--csv``); every other column, a new one too, is printed.
+HIDDEN: tuple[str, ...] = ("score", "position", "length", "known_median", "impostor_median")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
-@dataclass(frozen=True)
-class Verification:
+def proper_names(texts: Iterable[str], share: float = 0.5) -> set[str]:
+    """The lower-cased words written with a capital in more than ``share`` of their
+    occurrences inside a sentence (after a word or a comma, not at a sentence's or a
+    quotation's start) in ``texts``: the names of people and places, which a reader discounts
+    as evidence of style (``Verification.explain(names=...)``, ``hclib verify --names``)."""
+    seen: dict[str, int] = {}
+    capital: dict[str, int] = {}
+    for text in texts:
+        for m in _WORD.finditer(text):
+            j = m.start() - 1
+            while j >= 0 and text[j].isspace():
+                j -= 1
+            if j < 0 or not (text[j].isalnum() or text[j] == ","):
+                continue  # a sentence's or a quotation's first word: a capital says nothing
+            key = m.group().lower()
+            seen[key] = seen.get(key, 0) + 1
+            capital[key] = capital.get(key, 0) + m.group()[0].isupper()
+    return {w for w, n in seen.items() if len(w) > 1 and capital[w] > share * n}
+
+
+@dataclass(frozen=True, repr=False)
+class Verification(Result):
     """Verdicts of :func:`hclib.verify`: ``table`` (one row per questioned text, columns
-    :data:`COLUMNS`), the configuration, and the calibration at each length."""
+    :data:`COLUMNS`), the configuration, and the calibration at each length (module
+    docstring: the interface it shares with every result)."""
+
+    _title: ClassVar[str] = "Verification"
+    _labels: ClassVar[dict[str, str]] = LABELS
 
     table: pd.DataFrame
     method: Any
@@ -83,14 +129,23 @@ class Verification:
             raise ValueError(f"no questioned text named {text!r}; texts are {names[:5]}")
         return names.index(text)
 
-    def explain(self, text: str | int = 0, top: int | None = None) -> pd.DataFrame:
+    def explain(self, text: str | int = 0, top: int | None = None,
+                names: Collection[str] | None = None) -> pd.DataFrame:
         r"""The words behind the answer for ``text`` (a name or a row number): the
         discriminating words :math:`W^\dagger` of the text against the known corpus
         (Algorithm 1, HC with :math:`\gamma_0` = ``gamma``), smallest P-value first, each
         with its count in the text and in the known corpus, the count expected in the text
         under the binomial allocation, :math:`(x_w + c_w)\,T_x/(T_x + T_c)`, its P-value and
-        whether the text uses it ``more`` or ``less`` than the author does."""
+        whether the text uses it ``more`` or ``less`` than the author does. ``names``: words
+        left out of the list (e.g. :func:`proper_names` of the texts: a character's name
+        says that the novel differs, not its style); ``top``: the first ``top`` words."""
         i = self._row(text)
+        if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                                or top < 0):
+            raise ValueError(f"top must be a whole number, 0 or more, or None; got {top!r}")
+        if names is not None and (isinstance(names, str) or not isinstance(names, Collection)):
+            raise TypeError("names must be a collection of words (e.g. a set), got "
+                            f"{type(names).__name__}")
         x, c = self._counts[i], self._corpus
         cols = ["word", "count", "expected", "known count", "P-value", "text uses it"]
         if x.sum() == 0:
@@ -98,27 +153,45 @@ class Verification:
         res = hc_discrepancy(x, c, gamma=self.gamma)
         assert res.pvalues is not None and res.mask is not None
         keep = res.mask & (res.pvalues < 1.0)
+        if names:
+            left_out = {str(w).lower() for w in names}
+            keep &= np.array([w.lower() not in left_out for w in self.vocabulary])
         t_x, t_c = float(x.sum()), float(c.sum())
         expected = (x + c) * t_x / (t_x + t_c)
         words = pd.DataFrame({"word": self.vocabulary, "count": x, "expected": expected,
                               "known count": c, "P-value": res.pvalues,
                               "text uses it": np.where(x > expected, "more", "less")})[keep]
         words = words.sort_values(["P-value", "word"]).reset_index(drop=True)
-        return words if top is None else words.head(top)
+        return words if top is None else words.head(int(top))
 
-    def render(self, width: int = 80) -> str:
-        """The table as text, at most ``width`` columns wide."""
-        t = self.table
-        name_w = max(8, width - 62)
-        lines = [f"{'text':<{name_w}} {'P(same)':>7} {'decision':<21} {'P-value':>7} "
-                 f"{'tokens':>7} {'in voc':>7}"]
-        for name, row in t.iterrows():
-            shown = str(name) if len(str(name)) <= name_w else "…" + str(name)[-(name_w - 1):]
-            prob = "" if math.isnan(row["probability"]) else f"{row['probability']:.3f}"
-            pv = "" if math.isnan(row["p_value"]) else f"{row['p_value']:.3f}"
-            lines.append(f"{shown:<{name_w}} {prob:>7} {row['decision']:<21} {pv:>7} "
-                         f"{int(row['tokens']):>7} {int(row['in_vocabulary']):>7}")
-        return "\n".join(line.rstrip() for line in lines)
+    # ---- the table and what it means
+
+    def shown(self) -> list[str]:
+        """The columns of the printed table: every column of ``table`` but :data:`HIDDEN`."""
+        return [c for c in self.table.columns if c not in HIDDEN]
+
+    def render(self, width: int | None = TABLE_WIDTH) -> str:
+        """The table as text, at most ``width`` columns wide (``None``: in full); real
+        numbers with 3 decimals, blank where there is no value."""
+        table = self.table[self.shown()].copy()
+        for c in ("tokens", "in_vocabulary"):
+            if c in table:
+                table[c] = table[c].astype("int64")
+        return render_table(table, width, LABELS)
+
+    def legend(self, width: int | None = TABLE_WIDTH) -> str:
+        """What each printed column means, one line each (:data:`COLUMNS`)."""
+        return _results.legend(self.shown(), COLUMNS, LABELS, width)
+
+    def pvalue_floor(self) -> tuple[int, float] | None:
+        """``(k, 1/(k+1))``: the fewest windows of the known texts any text was compared
+        with, and so the smallest P-value this call can give; ``None`` when no text was
+        scored."""
+        col = "known windows"
+        if col not in self.calibration or not len(self.calibration):
+            return None
+        k = int(self.calibration[col].min())
+        return k, 1.0 / (k + 1)
 
     @property
     def easy_impostors(self) -> bool:
@@ -142,17 +215,103 @@ class Verification:
                        "--impostors DIR); the P-value does not depend on them.")
         return out
 
-    def summary(self) -> str:
-        """The method, the known texts and the impostors; then the notes."""
+    def caveats(self, interface: str = "python") -> list[str]:
+        """The lines that change how the decisions are read, one line each, printed before
+        the table (worded for the ``interface``); :meth:`notes` explains them."""
+        check_interface(interface)
+        lines = []
+        if self.easy_impostors:  # under 80 characters; the note under the table explains it
+            share = float(self.calibration["separation"].max())
+            lines.append(f"CAUTION: impostors unlike the texts ({share:.0%} apart): P(same) "
+                         "overstates 'same'")
+        return lines
+
+    def summary_lines(self, interface: str = "python") -> list[str]:
+        """What the command line prints under the table: the method, the known texts and the
+        impostors; what P(same) estimates; the smallest P-value possible; the texts without
+        an answer (worded for the ``interface``, ``"python"`` or ``"command"``)."""
+        check_interface(interface)
         known = f"{len(self.known)} known text" + ("s" if len(self.known) != 1 else "")
         if self.split:
             known = "1 known text (cut in two halves)"
-        model = "labelled problems" if self.trained else "pseudo-problems of known texts " \
-            "and impostors"
-        return (f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
-                f"{known}; impostors: {self.impostors}.\nProbability fitted on {model}; "
-                f"no decision within 0.5 ± {self.band:g}."
-                + "".join("\n" + note for note in self.notes()))
+        model = ("labelled problems" if self.trained else
+                 f"pseudo-problems of the known texts and {self.n_impostors} impostors")
+        lines = [f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
+                 f"{known}; impostors: {self.impostors}.",
+                 f"P(same) is the probability that a text is closer to the known texts than "
+                 f"these impostors are, at even prior odds (fitted on {model}); no decision "
+                 f"within 0.5 ± {self.band:g}."]
+        floor = self.pvalue_floor()
+        if floor is not None:
+            k, p = floor
+            lines.append(f"The P-value compares a text with k = {k} windows of the known "
+                         f"texts (fewest of any text here): it cannot go below 1/(k+1) = "
+                         f"{p:.3f}.")
+        short = int((self.table["decision"] == "insufficient evidence").sum())
+        if short:
+            flag = ("--min-tokens" if interface == "command" else "min_tokens")
+            lines.append(f"{short} text(s) have fewer than {self.min_tokens} items in the "
+                         f"vocabulary ({flag}): insufficient evidence, no answer.")
+        how = "(--impostors DIR)" if interface == "command" else "(impostors=)"
+        return lines + [" ".join(note.split()).replace("(impostors=, --impostors DIR)", how)
+                        for note in self.notes()]
+
+    def summary(self) -> str:
+        """The caveats, then :meth:`summary_lines` (and the notes that explain the caveats),
+        one per line."""
+        return "\n".join([*self.caveats(), *self.summary_lines()])
+
+    # ---- export (the interface of hclib._results.Result)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per questioned text, every column of ``table``."""
+        return self.table.rename_axis("text").copy()
+
+    def to_json(self, interface: str = "python", explain: int = 0,
+                names: Collection[str] | None = None, **kwargs: Any) -> str:
+        """The settings, the caveats and summary lines, the calibration at each length and
+        every text's row (every column of ``table``; with ``explain``, its ``explain``
+        most discriminating words, ``names`` left out) as JSON (``kwargs`` go to
+        ``json.dumps``; ``hclib verify --json`` prints it)."""
+        check_interface(interface)
+        texts = records(self.table)
+        if explain:
+            for entry in texts:
+                if entry["decision"] == "insufficient evidence":
+                    entry["words"] = []  # too little evidence to explain
+                    continue
+                words = self.explain(entry["text"], top=explain, names=names)
+                entry["words"] = [{"word": w, "count": int(c), "expected": float(e),
+                                   "p_value": float(p), "text_uses_it": u}
+                                  for w, c, e, p, u in zip(words["word"], words["count"],
+                                                           words["expected"], words["P-value"],
+                                                           words["text uses it"])]
+        floor = self.pvalue_floor()
+        payload = {"method": self.method.name, "features": str(self.features),
+                   "vocabulary_size": len(self.vocabulary), "known_texts": list(self.known),
+                   "impostors": self.impostors, "n_impostors": self.n_impostors,
+                   "band": self.band, "min_tokens": self.min_tokens, "gamma": self.gamma,
+                   "trained": self.trained, "split": self.split,
+                   "pvalue_floor": None if floor is None else floor[1],
+                   "caveats": self.caveats(interface), "notes": self.notes(),
+                   "summary": self.summary_lines(interface),
+                   "calibration": records(self.calibration.set_index("length"), "length")
+                   if "length" in self.calibration else [],
+                   "texts": texts}
+        kwargs.setdefault("ensure_ascii", False)
+        return json.dumps(payload, **kwargs)
+
+    def _repr_parts(self) -> tuple[str, list[str]]:
+        setting = (f"method {shorten(self.method.name, 30)}, features "
+                   f"{shorten(str(self.features), 40)}, {len(self.known)} known texts, "
+                   f"{len(self.table)} questioned texts, a vocabulary of "
+                   f"{len(self.vocabulary)} items, impostors {shorten(self.impostors, 60)}")
+        rows = []
+        for name, row in self.table.iterrows():
+            p = row["probability"]
+            shown = "" if not np.isfinite(p) else f", P(same) {p:.3f}"
+            rows.append(f"{shorten(str(name), 40)} -> {row['decision']}{shown}")
+        return setting, rows
 
     def __str__(self) -> str:
         return self.render()

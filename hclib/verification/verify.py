@@ -67,10 +67,10 @@ from hclib._checks import check_positive_int
 from hclib.attribution.methods import Method, get
 from hclib.calibration import ConfidenceModel, conformal_pvalues, fit_confidence
 from hclib.texts.features import Features, parse_features
-from hclib.texts.sources import known_texts, read_folder, unknown_texts
 from hclib.texts.tokens import choose_vocabulary
 
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
+from .inputs import read_known as _known, read_questioned as _questioned
 from .result import Verification
 
 __all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel", "separation",
@@ -134,41 +134,6 @@ def _balanced(z: np.ndarray, same: np.ndarray, feature: str = "position"
 
 
 # ------------------------------------------------------------------ inputs
-
-
-def _known(known: Any) -> tuple[list[str], list[str]]:
-    """(names, texts) of one author's known texts: a list of texts or paths, a mapping with
-    one author, or a folder of text files (or with one author's sub-folder)."""
-    if isinstance(known, (str, os.PathLike)):
-        folder = Path(known)
-        if not folder.is_dir():
-            raise ValueError(f"known is a string but not a folder: {os.fspath(known)[:60]!r}; "
-                             "pass a list of texts or a folder of text files")
-        if any(p.is_file() for p in folder.glob("*.txt")):
-            found = read_folder(folder)
-            return list(found), list(found.values())
-    elif isinstance(known, Sequence) and not isinstance(known, (str, bytes)):
-        if not known:
-            raise ValueError("known is empty: give at least one text of the author")
-        return unknown_texts(list(known))
-    elif not isinstance(known, Mapping):
-        raise TypeError("known must be a list of texts or paths, a mapping author -> texts "
-                        f"or a folder, got {type(known).__name__}")
-    kt = known_texts(known)
-    authors = list(dict.fromkeys(kt.authors))
-    if len(authors) != 1:
-        raise ValueError(f"verification takes the known texts of one author, got {len(authors)} "
-                         f"({', '.join(map(str, authors[:4]))}); use hclib.attribute to choose "
-                         "among several")
-    return kt.names, kt.texts
-
-
-def _questioned(questioned: Any) -> tuple[list[str], list[str]]:
-    if isinstance(questioned, str) and not os.path.isdir(questioned):
-        return unknown_texts({"questioned": questioned})  # refuses a file name given as text
-    if isinstance(questioned, os.PathLike) and not os.path.isdir(questioned):
-        return unknown_texts([questioned])
-    return unknown_texts(questioned)
 
 
 def _coded(items: list[str], index: dict[str, int]) -> np.ndarray:
@@ -260,14 +225,14 @@ def _check_band(band: float) -> float:
 
 def _setup(known: Any, impostors: Any, method: str | Method, features: str | Features,
            vocabulary: int | Sequence[str] | None, gamma: float
-           ) -> tuple[list[str], list[list[str]], ImpostorPool, Method, Features]:
+           ) -> tuple[list[str], list[list[str]], ImpostorPool, Method, Features, list[str]]:
     m = get(method)
     if not m.corpus:
         raise ValueError(f"verification needs a corpus discrepancy (text against the known "
                          f"corpus); {m.name!r} is not one: choose hc_dagger, hc_star, fisher, "
                          "g2, cressie_read, chi2 or cosine")
     feats = parse_features(features)
-    names, texts = _known(known)
+    names, texts, works = _known(known)
     items = text_items(names, texts, feats, "known text")
     if impostors is None or (isinstance(impostors, str) and impostors == "gutenberg"):
         pool = gutenberg_pool(feats)
@@ -279,17 +244,23 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
     if len(pool) < 2:
         raise ValueError(f"the impostor pool holds {len(pool)} text(s); give at least two "
                          "texts by other authors")
-    return names, items, pool, m, feats
+    return names, items, pool, m, feats, works
 
 
 def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
-             vocabulary: int | Sequence[str] | None) -> _Problem:
+             vocabulary: int | Sequence[str] | None, works: Sequence[str] | None = None
+             ) -> _Problem:
+    """The known texts coded; each scored leave-one-out without its whole work (``works``:
+    one label per text; every text its own work when ``None`` or when all are one work)."""
+    if works is None or len(set(works)) < 2:
+        works = list(range(len(items)))  # type: ignore[assignment]
     if len(items) == 1:  # one known text: its two halves, so that leave-one-out has a reference
         half = len(items[0]) // 2
         if half < 1:
             raise ValueError(f"known text {names[0]!r} is too short to verify against")
         items = [items[0][:half], items[0][half:]]
         names = [f"{names[0]} (first half)", f"{names[0]} (second half)"]
+        works = [0, 1]  # type: ignore[list-item]
         split = True
     else:
         split = False
@@ -305,7 +276,8 @@ def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Me
     loo = []
     for j in range(len(items)):
         # the vocabulary chosen without text j, as it is chosen without the questioned text
-        others = items[:j] + items[j + 1:]
+        # and without the other pieces of its work (a sibling piece is no independent text)
+        others = [doc for i, doc in enumerate(items) if works[i] != works[j]]
         vocab_j = (choose_vocabulary(vocabulary, others, m.n_words) if _counted(vocabulary)
                    else vocab)
         index_j = {w: i for i, w in enumerate(vocab_j)}
@@ -423,11 +395,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     Parameters
     ----------
     known
-        One author's texts: a list of texts (str) or paths, a mapping with one author → list,
-        or a folder of text files (or with one author's sub-folder), as :func:`hclib.attribute`
-        reads them.
+        One author's texts: a text, a path (a ``str`` that names a file is read as that
+        file, in a list too) or a list of them, a mapping with one author → list, or a
+        folder: of text files, of the author's works (``KNOWN/WORK/*.txt``), or with one
+        author's sub-folder (``KNOWN/AUTHOR/``, its texts or ``AUTHOR/WORK/`` works). The
+        known texts of a work are left out together in the leave-one-out reference.
     questioned
-        One text (str or path) or many: a list, a mapping name → text, or a folder.
+        One text or path, or many: a list of texts or paths, a mapping name → text, or a
+        folder; the rules of ``known``.
     impostors
         Texts by other authors (a list, a mapping name → text or author → texts, a folder, or
         an :class:`~hclib.verification.impostors.ImpostorPool`); ``None`` or ``"gutenberg"``:
@@ -449,10 +424,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     """
     band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
-    names, items, pool, m, feats = _setup(known, impostors, method, features, vocabulary,
-                                          gamma)
+    names, items, pool, m, feats, works = _setup(known, impostors, method, features,
+                                                 vocabulary, gamma)
     q_names, q_texts = _questioned(questioned)
-    problem = _problem(names, items, pool, m, vocabulary)
+    problem = _problem(names, items, pool, m, vocabulary, works)
     problem.measure = m.pair(gamma, False)
     vocab = problem.vocabulary
     model = None
