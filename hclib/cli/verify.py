@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
     if impostors not in (None, "gutenberg") and not Path(impostors).is_dir():
         raise UsageError(f"--impostors {impostors} is not a folder")
     with _skip_notice("verify", DEFAULT_PATTERN):
-        texts = _unknown_texts(args.texts)
+        texts = _unknown_texts(args.texts, command="verify")
         result = verify(known, texts, impostors=impostors, method=args.method,
                         features=args.features, band=args.band)
     if args.json:
@@ -193,6 +193,28 @@ def _impostors_for(problems: list, args: argparse.Namespace) -> Any:
     return impostor_pool(choice, args.features)
 
 
+def _answers_file(value: str, datasets: list[Path]) -> Path:
+    """``--out``: a file in an existing folder, outside every dataset read (so that no
+    answers can overwrite a dataset's texts or truth)."""
+    if not value.strip():
+        raise UsageError("--out is empty: name the answers file")
+    out = Path(value)
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder: name the answers file")
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {out}: folder {out.parent} does not exist")
+    try:
+        where = out.parent.resolve(strict=True) / out.name
+        where = where.resolve() if out.is_symlink() else where
+    except (OSError, RuntimeError):
+        raise UsageError(f"--out {out} cannot be resolved (a link loop?)") from None
+    for dataset in datasets:
+        if where.is_relative_to(dataset.resolve()):
+            raise UsageError(f"--out {out} is inside the dataset {dataset}: write the answers "
+                             "outside it")
+    return out
+
+
 def _run_pan(args: argparse.Namespace) -> int:
     if args.known is not None or args.texts:
         raise UsageError("--pan takes no KNOWN_DIR or TEXT arguments")
@@ -203,16 +225,16 @@ def _run_pan(args: argparse.Namespace) -> int:
     dataset = Path(args.pan)
     if not dataset.is_dir():
         raise UsageError(f"--pan {dataset} is not a folder")
-    out = Path(args.out)
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a folder: name the answers file")
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: folder {out.parent} does not exist")
+    out = _answers_file(args.out, [dataset] + ([Path(args.train)] if args.train else []))
     fmt = dataset_format(dataset)
     problems = read_dataset(dataset)
     if not problems:
         raise UsageError(f"{dataset} holds no problems")
     truth = read_truth(dataset) if args.truth else None
+    if truth is not None:
+        missing = [pb.id for pb in problems if pb.id not in truth]
+        if missing:
+            raise UsageError(f"--truth: the truth has no entry for problem {missing[0]!r}")
     model = None
     if args.train is not None:
         train = read_dataset(args.train)
@@ -227,9 +249,6 @@ def _run_pan(args: argparse.Namespace) -> int:
     write_answers(out, dict(zip(answers["id"], answers["answer"])), fmt)
     print(f"{len(answers)} answers written to {out}", file=sys.stderr)
     if truth is not None:
-        missing = [i for i in answers["id"] if i not in truth]
-        if missing:
-            raise UsageError(f"the truth has no entry for problem {missing[0]!r}")
         scores = metrics.verification_scores([truth[i] for i in answers["id"]],
                                              answers["answer"].to_numpy())
         for name, value in scores.items():
