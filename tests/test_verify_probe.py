@@ -232,6 +232,22 @@ def test_non_string_pair_ids_are_refused(tmp_path, pid):
         write_answers(tmp_path / "b.jsonl", {pid: 0.5}, "pairs")
 
 
+# ------------------------------------------------------------------ F10: an empty known text
+
+
+def test_an_empty_known_text_gets_no_answer_and_the_run_goes_on(tmp_path):
+    rows = pair_rows(5)
+    rows[2]["pair"][0] = "   "
+    data = pairs(tmp_path / "data", rows)
+    out = tmp_path / "answers.jsonl"
+    done = cli("--pan", data, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert "1 problem(s) answered 0.5 (no answer)" in done.stderr and "'p2'" in done.stderr
+    assert "impostor" not in done.stderr
+    answers = read_answers(out, "pairs")
+    assert list(answers) == [f"p{i}" for i in range(5)] and answers["p2"] == 0.5
+
+
 # ------------------------------------------------------------------ F11: worded for verify
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 
 from hclib.attribution.methods import METHODS
 from hclib.calibration import metrics
+from hclib.texts.features import parse_features
 from hclib.texts.sources import DEFAULT_PATTERN
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
@@ -156,26 +157,44 @@ def _print_table(result: Verification, explain: int) -> None:
 def _dataset_pool(problems: list, features: str) -> ImpostorPool:
     """One known text of each problem (a seeded sample of problems), named by problem."""
     rng = np.random.default_rng(0)
+    feats = parse_features(features)
     chosen = np.arange(len(problems))
     if chosen.size > DATASET_IMPOSTORS + 1:
         chosen = np.sort(rng.choice(chosen, DATASET_IMPOSTORS + 1, replace=False))
-    pool = impostor_pool({problems[i].id: [problems[i].known[0]] for i in chosen}, features)
+    usable = [i for i in chosen if feats.items(problems[i].known[0])]
+    if len(usable) < len(chosen):  # a known text empty after tokenisation: another one
+        spare = (i for i in rng.permutation(len(problems)) if i not in set(chosen))
+        usable += [i for i in spare if feats.items(problems[i].known[0])
+                   ][:len(chosen) - len(usable)]
+    pool = impostor_pool({problems[i].id: [problems[i].known[0]] for i in sorted(usable)},
+                         features)
     return replace(pool, source=f"{_OTHERS} ({len(pool) - 1} texts)")
 
 
 def _solve(problems: list, impostors: Any, args: argparse.Namespace,
            model: VerificationModel | None) -> pd.DataFrame:
-    rows = []
+    rows, unanswered = [], []
+    feats = parse_features(args.features)
     for pb in problems:
+        known = [t for t in pb.known if feats.items(t)]
+        if not known or not feats.items(pb.questioned):
+            unanswered.append(pb.id)
+            rows.append({"id": pb.id, "answer": 0.5, "position": np.nan})
+            continue
         pool = impostors
         if isinstance(impostors, ImpostorPool) and impostors.source.startswith(_OTHERS):
             pool = impostors.without([pb.id])
             if len(pool) > DATASET_IMPOSTORS:
                 pool = pool.without([pool.authors[-1]])
-        res = verify(pb.known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
+        res = verify(known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
                      features=args.features, band=args.band, train=model)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
                      "position": float(res.table["position"].iloc[0])})
+    if unanswered:
+        shown = ", ".join(map(repr, unanswered[:10])) + (" ..." if len(unanswered) > 10 else "")
+        print(f"hclib verify: {len(unanswered)} problem(s) answered 0.5 (no answer): every "
+              f"known text or the questioned text is empty after tokenisation: {shown}",
+              file=sys.stderr)
     return pd.DataFrame(rows)
 
 
@@ -242,7 +261,7 @@ def _run_pan(args: argparse.Namespace) -> int:
         missing = [pb.id for pb in train if pb.id not in train_truth]
         if missing:
             raise UsageError(f"--train {args.train}: no truth for problem {missing[0]!r}")
-        fitted = _solve(train, _impostors_for(train, args), args, None)
+        fitted = _solve(train, _impostors_for(train, args), args, None).dropna()
         model = fit_positions(fitted["position"].to_numpy(),
                               [train_truth[i] for i in fitted["id"]])
     answers = _solve(problems, _impostors_for(problems, args), args, model)
