@@ -282,3 +282,8 @@ def test_plain_names():
             check_plain_name(bad, "problem id")
     with pytest.raises(TypeError, match="problem id"):
         check_plain_name(3, "problem id")
+
+
+def test_pan_out_empty_is_refused(tmp_path):  # E10: `hclib pan --out ''` wrote into "."
+    one_line_error(cli(tmp_path, "--out", "", command="pan", cwd=tmp_path), "--out is empty")
+    assert list(tmp_path.iterdir()) == []

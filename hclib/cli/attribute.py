@@ -453,6 +453,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     dataset = Path(args.dataset)
     if not dataset.is_dir():
         raise UsageError(f"DATASET_DIR {dataset} is not a folder")
+    if not args.out.strip():
+        raise UsageError("--out is empty: name the folder for the answers")
     entries = _json(dataset / "collection-info.json")
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise UsageError(f"{dataset / 'collection-info.json'} must list the problems")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._checks import check_positive_int
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
@@ -90,6 +91,7 @@ class Verification:
         with its count in the text and in the known corpus, the count expected in the text
         under the binomial allocation, :math:`(x_w + c_w)\,T_x/(T_x + T_c)`, its P-value and
         whether the text uses it ``more`` or ``less`` than the author does."""
+        top = check_positive_int(top, "top", allow_none=True)
         i = self._row(text)
         x, c = self._counts[i], self._corpus
         cols = ["word", "count", "expected", "known count", "P-value", "text uses it"]
