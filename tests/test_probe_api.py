@@ -102,3 +102,69 @@ def test_attribute_options_are_checked(options, message):
     known = {"a": _texts(1, 3), "b": _texts(2, 3)}
     with pytest.raises((ValueError, TypeError), match=message):
         hclib.attribute(known, _texts(1, 1), **options)
+
+
+# ------------------------------------------------------------------ F14
+
+
+def _refit_table(method, known, labels, groups, rows, texts, match):
+    """The grouped leave-one-out table as it was computed before: Delta refitted on the
+    known texts kept, group by group (quadratic in the number of known texts)."""
+    from hclib.attribution.loo import _codes, _kept_texts
+    from hclib.attribution.methods import candidates
+
+    cands, author, gid = _codes(labels, groups)
+    out = np.empty((rows.size, len(cands)))
+    for g in np.unique(gid[rows]):
+        mine = gid[rows] == g
+        keep = _kept_texts(author, gid, int(g), match, 0)
+        rest = [labels[j] for j in np.flatnonzero(keep)]
+        part = method.score(texts[mine], known[keep], rest)
+        column = {c: j for j, c in enumerate(candidates(rest))}
+        out[mine] = part[:, [column[c] for c in cands]]
+    return out
+
+
+@pytest.mark.parametrize("name", ["burrows_delta", "cosine_delta"])
+@pytest.mark.parametrize("match", ["none", "group", "thin"])
+def test_delta_leave_one_out_equals_the_refit(name, match):
+    from hclib.attribution.loo import grouped_loo_table
+    from hclib.attribution.methods import METHODS
+
+    rng = np.random.default_rng(5)
+    n, words = 60, 40
+    labels = [f"a{i % 4}" for i in range(n)]
+    groups = [f"{labels[i]}/w{(i // 4) % 5}" for i in range(n)]
+    rates = rng.gamma(1.0, 1.0, size=(4, words))
+    known = np.vstack([rng.poisson(rates[i % 4] * 5) for i in range(n)])
+    known[:, 0] += 1  # no empty text
+    known[:, -1] = 0  # a word no text uses: dropped, as in the refit
+    rows = np.arange(0, n, 3)
+    texts = rng.binomial(known[rows], 0.5)
+    texts[:, 0] += 1
+    m = METHODS[name]
+    for x in (None, texts):
+        fast = grouped_loo_table(m, known, labels, groups, rows, {}, x, match=match)
+        slow = _refit_table(m, known, labels, groups, rows,
+                            known[rows] if x is None else x, match)
+        np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)
+
+
+# ------------------------------------------------------------------ F2
+
+
+def test_the_memory_limit_covers_the_whole_impostor_pool(monkeypatch):
+    """Each text is under the limit, the pool is not: refused with the estimate, before
+    the memory is spent (it was only checked text by text, and reached 7.6 GB)."""
+    from hclib.texts import features
+    from hclib.verification.impostors import impostor_pool
+
+    texts = _texts(3, 6, 300)
+    one = features.parse_features("chars:1-10").memory_estimate(texts[0])
+    monkeypatch.setattr(features, "MAX_FEATURE_BYTES", int(2.5 * one))
+    with pytest.raises(ValueError, match="on top of .* for the texts before it, more than "
+                                         "the limit"):
+        impostor_pool(texts, "chars:1-10")
+    pool = impostor_pool(texts[:1], "chars:1-10")  # one text fits
+    assert len(pool) == 1 and pool.codes[0].size == features.parse_features(
+        "chars:1-10").item_count(len(texts[0]))
