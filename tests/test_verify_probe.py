@@ -287,3 +287,11 @@ def test_plain_names():
 def test_pan_out_empty_is_refused(tmp_path):  # E10: `hclib pan --out ''` wrote into "."
     one_line_error(cli(tmp_path, "--out", "", command="pan", cwd=tmp_path), "--out is empty")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_known_dir_is_worded_for_verify(tmp_path):  # F11: "each candidate"
+    (tmp_path / "known").mkdir()
+    (tmp_path / "q.txt").write_text("the cat sat on the mat " * 20)
+    done = cli(tmp_path / "known", tmp_path / "q.txt")
+    one_line_error(done, "holds no text files (*.txt): put the known texts of the author")
+    assert "candidate" not in done.stderr

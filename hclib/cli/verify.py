@@ -100,6 +100,9 @@ def _run(args: argparse.Namespace) -> int:
     known = Path(args.known)
     if not known.is_dir():
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
+    if not any(next(known.glob(f"{depth}{DEFAULT_PATTERN}"), None) for depth in ("", "*/", "*/*/")):
+        raise UsageError(f"KNOWN_DIR {known} holds no text files ({DEFAULT_PATTERN}): put the "
+                         "known texts of the author in it")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
     impostors: Any = args.impostors
