@@ -94,6 +94,10 @@ def test_out_inside_pairs_dataset_and_train_is_refused(tmp_path):
     one_line_error(cli("--pan", problems(tmp_path / "test"), "--out", train / "truth.txt",
                        "--train", train), "inside the dataset")
     one_line_error(cli("--pan", data, "--out", ""), "--out is empty")
+    link = tmp_path / "answers.jsonl"
+    link.symlink_to(data / "pairs.jsonl")  # a link into the dataset is inside it too
+    one_line_error(cli("--pan", data, "--out", link), "inside the dataset")
+    assert (data / "pairs.jsonl").read_bytes() == before
 
 
 # ------------------------------------------------------------------ F4: problem names

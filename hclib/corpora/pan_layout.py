@@ -14,7 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hclib.texts.files import loads_json
+from hclib.texts.files import atomic_write_text, loads_json
 from hclib.texts.sources import Skipped, report_skipped, text_files
 
 __all__ = ["Problem", "read_problem", "write_answers"]
@@ -117,6 +117,6 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
 
 def write_answers(path: str | Path, texts: Sequence[str], answers: Sequence[Hashable]) -> None:
     """``answers-<problem>.json`` as the PAN evaluators read it: a list of
-    ``{"unknown-text": ..., "predicted-author": ...}``."""
+    ``{"unknown-text": ..., "predicted-author": ...}``, written atomically."""
     rows = [{"unknown-text": t, "predicted-author": str(a)} for t, a in zip(texts, answers)]
-    Path(path).write_text(json.dumps(rows, indent=4) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(rows, indent=4) + "\n")
