@@ -166,7 +166,8 @@ def _dataset_pool(problems: list, features: str) -> ImpostorPool:
         chosen = np.sort(rng.choice(chosen, DATASET_IMPOSTORS + 1, replace=False))
     usable = [i for i in chosen if feats.items(problems[i].known[0])]
     if len(usable) < len(chosen):  # a known text empty after tokenisation: another one
-        spare = (i for i in rng.permutation(len(problems)) if i not in set(chosen))
+        taken = set(chosen.tolist())
+        spare = (i for i in rng.permutation(len(problems)) if i not in taken)
         usable += [i for i in spare if feats.items(problems[i].known[0])
                    ][:len(chosen) - len(usable)]
     pool = impostor_pool({problems[i].id: [problems[i].known[0]] for i in sorted(usable)},
