@@ -47,6 +47,14 @@ def test_gamma_is_refused_where_the_method_does_not_use_it(problem, method):
                      method=method, gamma=0.3)
 
 
+def test_fit_verifier_checks_gamma_before_any_work(problem):
+    from hclib.verification.verify import fit_verifier
+
+    with pytest.raises(ValueError, match="gamma .*HC methods only"):
+        fit_verifier([(problem["known"], problem["questioned"][0], True)],
+                     impostors=problem["impostors"], method="cosine", gamma=7 / 8)
+
+
 @pytest.mark.parametrize("gamma", [7, 0.0, "0.2", True])
 def test_gamma_out_of_range_is_refused_for_every_method(problem, gamma):
     with pytest.raises((ValueError, TypeError), match="gamma"):

@@ -497,6 +497,7 @@ def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = 
     if isinstance(problems, (str, bytes)) or not isinstance(problems, Sequence) or not problems:
         raise ValueError("train must be a non-empty list of (known, questioned, same) problems "
                          "or a VerificationModel")
+    gamma = _check_gamma_for(method, gamma)
     pool = None if impostors is None or (isinstance(impostors, str)
                                          and impostors == "gutenberg") else \
         impostor_pool(impostors, features)
