@@ -82,10 +82,15 @@ def _too_large(name: str, value: object, where: str) -> str:
 
 
 def _refuse_sparse(a: object, name: str) -> None:
-    """A scipy.sparse matrix or array is not read as an array (numpy sees a 0-d object)."""
+    """A scipy.sparse matrix or array is not read as an array (numpy sees a 0-d object); nor
+    is a masked array with masked entries (numpy would drop the mask and read the values)."""
     if hasattr(a, "toarray") and hasattr(a, "nnz"):
         raise InputTypeError(f"{name} is a scipy.sparse {type(a).__name__}; pass a dense array "
                              f"({name}.toarray()), or a pandas DataFrame")
+    if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
+        raise ValueError(f"{name} is a masked array with {int(np.ma.getmaskarray(a).sum())} "
+                         "masked entries, which hclib would read as values: fill them "
+                         f"({name}.filled(0)) or drop them first")
 
 
 def as_counts(a: ArrayLike, name: str) -> np.ndarray:

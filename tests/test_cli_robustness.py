@@ -266,7 +266,8 @@ def test_pan_deep_json_link_loops_and_links_leaving_the_dataset(texts, tmp_path,
     good = info.read_text()
     info.write_text("[" * 100_000 + "]" * 100_000)
     assert main(["pan", str(data), "--out", str(tmp_path / "ans")]) == 2
-    assert "is nested too deeply to be read as JSON" in one_error_line(capsys.readouterr().err)
+    assert "JSON nested 100000 deep, deeper than the 64 levels" in one_error_line(
+        capsys.readouterr().err)
     info.write_text(good)
     # an answers file that is a link loop
     out = tmp_path / "loop"

@@ -192,10 +192,12 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
 
 
 def test_bad_dataset_and_missing_text(folders, tmp_path):
-    done = hclib_cli("--pan", tmp_path, "--out", tmp_path / "a.txt")
+    data = tmp_path / "data"
+    data.mkdir()
+    done = hclib_cli("--pan", data, "--out", tmp_path / "a.txt")
     assert done.returncode == 2 and "neither pairs.jsonl" in done.stderr
-    (tmp_path / "pairs.jsonl").write_text('{"id": "x", "pair": ["only one"]}\n')
-    done = hclib_cli("--pan", tmp_path, "--out", tmp_path / "a.txt")
+    (data / "pairs.jsonl").write_text('{"id": "x", "pair": ["only one"]}\n')
+    done = hclib_cli("--pan", data, "--out", tmp_path / "a.txt")
     assert done.returncode == 2 and "two texts" in done.stderr
     done = hclib_cli(folders["known"], tmp_path / "missing.txt")
     assert done.returncode == 2 and "does not exist" in done.stderr

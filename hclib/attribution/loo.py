@@ -134,12 +134,22 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     x = known[rows] if texts is None else np.asarray(texts)
     if method.corpus:
         return _corpus_loo(method, known, author, gid, rows, x, options, match, int(seed))
+    if method.family == "Delta":  # refitted from running sums: linear in the texts
+        from hclib.formulas.stylometry import delta_without
+
+        owned = _owned_groups(author, gid) if match == "group" else None
+        pairs = [(np.flatnonzero(gid[rows] == g),
+                  np.flatnonzero(~_kept_texts(author, gid, int(g), match, int(seed), owned)))
+                 for g in np.unique(gid[rows])]
+        return delta_without(x, known, labels, pairs,
+                             method=method.name.removesuffix("_delta"))[1]  # type: ignore
     out = np.empty((rows.size, len(cands)))
     knn = method.family == "nearest neighbours"
     d = knn_distances(x, known, n_jobs=options.get("n_jobs", 1)) if knn else None
+    owned = _owned_groups(author, gid) if match == "group" else None
     for g in np.unique(gid[rows]):
         mine = gid[rows] == g
-        keep = _kept_texts(author, gid, int(g), match, int(seed))
+        keep = _kept_texts(author, gid, int(g), match, int(seed), owned)
         if d is not None:
             d[np.ix_(mine, ~keep)] = np.inf
             continue
@@ -192,14 +202,15 @@ def _groups_also_left_out(author: np.ndarray, gid: np.ndarray, g: int,
 
 
 def _kept_texts(author: np.ndarray, gid: np.ndarray, g: int, match: str,
-                seed: int) -> np.ndarray:
-    """Which known texts a text of group ``g`` is scored against (k-NN and refit)."""
+                seed: int, owned: list[np.ndarray] | None = None) -> np.ndarray:
+    """Which known texts a text of group ``g`` is scored against (k-NN and refit;
+    ``owned``: :func:`_owned_groups`, computed once by the caller)."""
     keep = gid != g
     if match == "none":
         return keep
     rng = _rng(seed, g)
     if match == "group":
-        for h in _groups_also_left_out(author, gid, g, rng).values():
+        for h in _groups_also_left_out(author, gid, g, rng, owned).values():
             keep[gid == h] = False
         return keep
     a = author[gid == g][0]

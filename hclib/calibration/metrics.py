@@ -64,7 +64,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
-from .._checks import InputTypeError
+from .._checks import InputTypeError, check_real
 from .confidence import expected_calibration_error
 
 __all__ = ["CLLR_EPSILON", "NON_ANSWER", "auc", "c_at_1", "auc_c_at_1", "f1", "f_05_u",
@@ -193,6 +193,7 @@ def cllr(truth: ArrayLike, probability: ArrayLike, eps: float = CLLR_EPSILON) ->
     answer of 0 or 1 on the wrong side costs ``inf``). One class only raises ValueError."""
     t, p = _check(truth, probability)
     _both_classes(t, "Cllr")
+    eps = check_real(eps, "eps")
     if not 0.0 <= eps < 0.5:
         raise ValueError(f"eps must be in [0, 0.5), got {eps!r}")
     p = np.clip(p, eps, 1.0 - eps)

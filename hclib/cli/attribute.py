@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 import textwrap
@@ -186,9 +187,11 @@ def _column_help() -> str:
     return "\n".join(f"  {COLUMN_LABELS.get(c, c):<14} {text}" for c, text in COLUMN_HELP.items())
 
 
-def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str, str]:
+def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN,
+                   command: str = "attribute") -> dict[str, str]:
     """name → text of the UNKNOWN arguments (files, and the texts of folders); a name shared
-    by several files becomes each file's path relative to the working directory."""
+    by several files becomes each file's path relative to the working directory. ``command``
+    (``attribute`` or ``verify``) words the messages."""
     if paths.count(STDIN) > 1:
         raise UsageError(f"standard input ({STDIN}) is given {paths.count(STDIN)} times: it "
                          "holds one text, give it once")
@@ -211,7 +214,12 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
     for _, f in found:
         if f is None:
             continue
-        key = f.resolve()
+        try:
+            key = f.resolve(strict=f.is_symlink())
+        except (OSError, RuntimeError) as exc:  # a link loop (RuntimeError before 3.13)
+            why = "a symbolic link loop" if isinstance(exc, RuntimeError) or \
+                getattr(exc, "errno", None) == errno.ELOOP else "a dangling link"
+            raise UsageError(f"{f} is {why}, not a text file") from None
         if key in seen:
             raise UsageError(f"{f} is given twice (also as {seen[key]}): give each text once")
         seen[key] = f
@@ -223,7 +231,7 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
     skipped: list[Skipped] = []
     for name, (_, f) in zip(names, found):
         if f is None:
-            texts[name] = _read_stdin()
+            texts[name] = _read_stdin(command)
             continue
         if str(f) in given:
             texts[name] = read_text(f)  # a file given by itself: an error if unreadable
@@ -234,17 +242,17 @@ def _unknown_texts(paths: list[str], pattern: str = DEFAULT_PATTERN) -> dict[str
             skipped.append(Skipped(str(f), str(exc).removeprefix(f"{f} ")))
     report_skipped(skipped)
     if not texts:
-        raise UsageError(f"no text to attribute in {', '.join(paths)}")
+        raise UsageError(f"no text to {command} in {', '.join(paths)}")
     return texts
 
 
-def _read_stdin() -> str:
+def _read_stdin(command: str = "attribute") -> str:
     """The one text of standard input (UTF-8, at most the size limit of a file)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise UsageError(f"{STDIN} names standard input, which is not available here")
     if sys.stdin.isatty():
-        print("hclib attribute: reading a text from standard input (end it with Ctrl-D)",
+        print(f"hclib {command}: reading a text from standard input (end it with Ctrl-D)",
               file=sys.stderr, flush=True)
     try:
         text = read_stream(stream, "standard input")
@@ -252,7 +260,7 @@ def _read_stdin() -> str:
         raise UsageError(str(exc)) from None
     if not text.strip():
         raise UsageError(f"standard input ({STDIN}) is empty: pipe a text into it, e.g. "
-                         "hclib attribute KNOWN_DIR - < text.txt")
+                         f"hclib {command} KNOWN_DIR - < text.txt")
     return text
 
 
@@ -437,6 +445,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     dataset = Path(args.dataset)
     if not dataset.is_dir():
         raise UsageError(f"DATASET_DIR {dataset} is not a folder")
+    if not args.out.strip():
+        raise UsageError("--out is empty: name the folder for the answers")
     entries = _json(dataset / "collection-info.json")
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise UsageError(f"{dataset / 'collection-info.json'} must list the problems")

@@ -24,6 +24,7 @@ import pandas as pd
 
 from hclib.attribution.methods import METHODS
 from hclib.calibration import metrics
+from hclib.texts.features import parse_features
 from hclib.texts.sources import DEFAULT_PATTERN
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
@@ -126,6 +127,9 @@ def _run(args: argparse.Namespace) -> int:
     known = Path(args.known)
     if not known.is_dir():
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
+    if not any(next(known.glob(f"{depth}{DEFAULT_PATTERN}"), None) for depth in ("", "*/", "*/*/")):
+        raise UsageError(f"KNOWN_DIR {known} holds no text files ({DEFAULT_PATTERN}): put the "
+                         "known texts of the author in it")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
     if args.min_tokens < 1:
@@ -134,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     if impostors not in (None, "gutenberg") and not Path(impostors).is_dir():
         raise UsageError(f"--impostors {impostors} is not a folder")
     with _skip_notice("verify", DEFAULT_PATTERN):
-        texts = _unknown_texts(args.texts)
+        texts = _unknown_texts(args.texts, command="verify")
         try:
             result = verify(known, texts, impostors=impostors, method=args.method,
                             features=args.features, band=args.band,
@@ -188,27 +192,46 @@ def _print_table(result: Verification, explain: int, names: set[str] | None) -> 
 def _dataset_pool(problems: list, features: str) -> ImpostorPool:
     """One known text of each problem (a seeded sample of problems), named by problem."""
     rng = np.random.default_rng(0)
+    feats = parse_features(features)
     chosen = np.arange(len(problems))
     if chosen.size > DATASET_IMPOSTORS + 1:
         chosen = np.sort(rng.choice(chosen, DATASET_IMPOSTORS + 1, replace=False))
-    pool = impostor_pool({problems[i].id: [problems[i].known[0]] for i in chosen}, features)
+    usable = [i for i in chosen if feats.items(problems[i].known[0])]
+    if len(usable) < len(chosen):  # a known text empty after tokenisation: another one
+        taken = set(chosen.tolist())
+        spare = (i for i in rng.permutation(len(problems)) if i not in taken)
+        usable += [i for i in spare if feats.items(problems[i].known[0])
+                   ][:len(chosen) - len(usable)]
+    pool = impostor_pool({problems[i].id: [problems[i].known[0]] for i in sorted(usable)},
+                         features)
     return replace(pool, source=f"{_OTHERS} ({len(pool) - 1} texts)")
 
 
 def _solve(problems: list, impostors: Any, args: argparse.Namespace,
            model: VerificationModel | None) -> pd.DataFrame:
-    rows = []
+    rows, unanswered = [], []
+    feats = parse_features(args.features)
     for pb in problems:
+        known = [t for t in pb.known if feats.items(t)]
+        if not known or not feats.items(pb.questioned):
+            unanswered.append(pb.id)
+            rows.append({"id": pb.id, "answer": 0.5, "position": np.nan})
+            continue
         pool = impostors
         if isinstance(impostors, ImpostorPool) and impostors.source.startswith(_OTHERS):
             pool = impostors.without([pb.id])
             if len(pool) > DATASET_IMPOSTORS:
                 pool = pool.without([pool.authors[-1]])
-        res = verify(pb.known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
+        res = verify(known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
                      features=args.features, band=args.band, train=model,
                      min_tokens=args.min_tokens)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
                      "position": float(res.table["position"].iloc[0])})
+    if unanswered:
+        shown = ", ".join(map(repr, unanswered[:10])) + (" ..." if len(unanswered) > 10 else "")
+        print(f"hclib verify: {len(unanswered)} problem(s) answered 0.5 (no answer): every "
+              f"known text or the questioned text is empty after tokenisation: {shown}",
+              file=sys.stderr)
     return pd.DataFrame(rows)
 
 
@@ -226,6 +249,28 @@ def _impostors_for(problems: list, args: argparse.Namespace) -> Any:
     return impostor_pool(choice, args.features)
 
 
+def _answers_file(value: str, datasets: list[Path]) -> Path:
+    """``--out``: a file in an existing folder, outside every dataset read (so that no
+    answers can overwrite a dataset's texts or truth)."""
+    if not value.strip():
+        raise UsageError("--out is empty: name the answers file")
+    out = Path(value)
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder: name the answers file")
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {out}: folder {out.parent} does not exist")
+    try:
+        where = out.parent.resolve(strict=True) / out.name
+        where = where.resolve() if out.is_symlink() else where
+    except (OSError, RuntimeError):
+        raise UsageError(f"--out {out} cannot be resolved (a link loop?)") from None
+    for dataset in datasets:
+        if where.is_relative_to(dataset.resolve()):
+            raise UsageError(f"--out {out} is inside the dataset {dataset}: write the answers "
+                             "outside it")
+    return out
+
+
 def _run_pan(args: argparse.Namespace) -> int:
     if args.known is not None or args.texts:
         raise UsageError("--pan takes no KNOWN_DIR or TEXT arguments")
@@ -236,16 +281,16 @@ def _run_pan(args: argparse.Namespace) -> int:
     dataset = Path(args.pan)
     if not dataset.is_dir():
         raise UsageError(f"--pan {dataset} is not a folder")
-    out = Path(args.out)
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a folder: name the answers file")
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: folder {out.parent} does not exist")
+    out = _answers_file(args.out, [dataset] + ([Path(args.train)] if args.train else []))
     fmt = dataset_format(dataset)
     problems = read_dataset(dataset)
     if not problems:
         raise UsageError(f"{dataset} holds no problems")
     truth = read_truth(dataset) if args.truth else None
+    if truth is not None:
+        missing = [pb.id for pb in problems if pb.id not in truth]
+        if missing:
+            raise UsageError(f"--truth: the truth has no entry for problem {missing[0]!r}")
     model = None
     if args.train is not None:
         train = read_dataset(args.train)
@@ -253,16 +298,13 @@ def _run_pan(args: argparse.Namespace) -> int:
         missing = [pb.id for pb in train if pb.id not in train_truth]
         if missing:
             raise UsageError(f"--train {args.train}: no truth for problem {missing[0]!r}")
-        fitted = _solve(train, _impostors_for(train, args), args, None)
+        fitted = _solve(train, _impostors_for(train, args), args, None).dropna()
         model = fit_positions(fitted["position"].to_numpy(),
                               [train_truth[i] for i in fitted["id"]])
     answers = _solve(problems, _impostors_for(problems, args), args, model)
     write_answers(out, dict(zip(answers["id"], answers["answer"])), fmt)
     print(f"{len(answers)} answers written to {out}", file=sys.stderr)
     if truth is not None:
-        missing = [i for i in answers["id"] if i not in truth]
-        if missing:
-            raise UsageError(f"the truth has no entry for problem {missing[0]!r}")
         scores = metrics.verification_scores([truth[i] for i in answers["id"]],
                                              answers["answer"].to_numpy())
         for name, value in scores.items():

@@ -14,6 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hclib.texts.files import atomic_write_text, loads_json
 from hclib.texts.sources import Skipped, report_skipped, text_files
 
 __all__ = ["Problem", "read_problem", "write_answers"]
@@ -32,13 +33,11 @@ class Problem:
 
 def _json(path: Path) -> object:
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return loads_json(path.read_text(encoding="utf-8-sig"), str(path))
     except FileNotFoundError:
         raise ValueError(f"{path} is missing: not a PAN dataset folder") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"{path} is nested too deeply to be read as JSON") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -118,6 +117,6 @@ def read_problem(dataset: str | Path, entry: dict) -> Problem:
 
 def write_answers(path: str | Path, texts: Sequence[str], answers: Sequence[Hashable]) -> None:
     """``answers-<problem>.json`` as the PAN evaluators read it: a list of
-    ``{"unknown-text": ..., "predicted-author": ...}``."""
+    ``{"unknown-text": ..., "predicted-author": ...}``, written atomically."""
     rows = [{"unknown-text": t, "predicted-author": str(a)} for t, a in zip(texts, answers)]
-    Path(path).write_text(json.dumps(rows, indent=4) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(rows, indent=4) + "\n")

@@ -45,11 +45,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .registry import (ARCHIVES, DATA_DIR_ENV, FETCH_COMMAND, REGISTRY,
+from .registry import (ARCHIVES, DATA_DIR_ENV, FETCH_COMMAND, REGISTRY, CacheWriteError,
                        DataIntegrityError, DataNotFoundError, _lock, _normalize, _recipe, _under,
                        _verifier, cache_dir, checksum, reach_advice, source_shown,
                        verify_file)
-from .transfer import _CANCELLED, _download, _fetch_archive
+from .transfer import _CANCELLED, DownloadTooLargeError, _download, _fetch_archive
 
 __all__ = ["data_file", "fetch_all", "locate"]
 
@@ -136,7 +136,7 @@ def data_file(relpath: str, *, recheck: bool = False) -> Path:
                     cached.unlink()  # a damaged cached copy is fetched again
             if not cached.exists():
                 build(cached)
-    except DataIntegrityError:  # the source differs from the pinned version: says so itself
+    except (DataIntegrityError, CacheWriteError, DownloadTooLargeError):  # each says why
         raise
     except Exception as exc:  # any download or extraction failure
         raise DataNotFoundError(_not_found(rel, looked, url, exc)) from exc

@@ -32,8 +32,13 @@ from .registry import (CACHE_DIR_ENV, DATA_DIR_ENV, Archive, CacheWriteError,
                        DataIntegrityError, _sha256, cache_dir, read_checksum_list, sha256_bytes,
                        source_shown, source_url, verify_file)
 
-__all__ = ["atomic_write", "cancel_downloads", "download_bytes", "download_verified",
-           "remove_stale_temporaries"]
+__all__ = ["MAX_DOWNLOAD_BYTES", "DownloadTooLargeError", "atomic_write", "cancel_downloads", "download_bytes",
+           "download_verified", "remove_stale_temporaries"]
+
+#: The most bytes one download may bring (256 MiB; hclib's largest source, the PAN 2018
+#: test archive, is far smaller): a source or mirror that sends more is cut off, so that an
+#: endless stream cannot fill the memory.
+MAX_DOWNLOAD_BYTES = 256 * 2**20
 
 
 # ------------------------------------------------------------------ downloading
@@ -168,14 +173,35 @@ def download_verified(url: str, expected: str, what: str, remedy: str) -> bytes:
     return data
 
 
-def download_bytes(url: str) -> bytes:
-    """The content at ``url`` (through :func:`~hclib.downloads.registry.source_url`): http(s) via pooch, or ``file://``."""
+class DownloadTooLargeError(ValueError):
+    """A download brought more bytes than its limit (:data:`MAX_DOWNLOAD_BYTES`)."""
+
+
+class _CappedSink(io.BytesIO):
+    """A memory sink that refuses to hold more than ``limit`` bytes."""
+
+    def __init__(self, url: str, limit: int) -> None:
+        super().__init__()
+        self.url, self.limit = url, limit
+
+    def write(self, data: Any) -> int:  # type: ignore[override]
+        if self.tell() + len(data) > self.limit:
+            raise DownloadTooLargeError(
+                f"the download from {source_shown(self.url)} is larger than {self.limit:,} "
+                "bytes, far more than expected: stopped (is the source or mirror sending "
+                "the right file?)")
+        return super().write(data)
+
+
+def download_bytes(url: str, max_bytes: int | None = None) -> bytes:
+    """The content at ``url`` (through :func:`~hclib.downloads.registry.source_url`): http(s)
+    via pooch, or ``file://``; :class:`DownloadTooLargeError` past ``max_bytes`` (default
+    :data:`MAX_DOWNLOAD_BYTES`)."""
     url = source_url(url)
+    sink = _CappedSink(url, MAX_DOWNLOAD_BYTES if max_bytes is None else max_bytes)
     if urlparse(url).scheme == "file":
-        sink = io.BytesIO()
         _copy_file_url(url, sink)
         return sink.getvalue()
-    sink = io.BytesIO()
     pooch.HTTPDownloader(timeout=60)(url, sink, None)
     return sink.getvalue()
 
@@ -222,8 +248,12 @@ def _fetch_archive(key: str, archive: Archive, cache: Path) -> None:
     downloads = cache / "_downloads"
     downloaded = _download(archive.url, archive.sha256, downloads / name)
     dest = cache / key
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".extract-hclib-{os.getpid()}-", dir=dest.parent))
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".extract-hclib-{os.getpid()}-",
+                                        dir=dest.parent))
+    except OSError as exc:
+        raise _write_error(dest, exc) from exc
     try:
         _temporary(staging)
         expected = read_checksum_list(archive.files) if archive.files else None

@@ -89,11 +89,20 @@ def _block_task(
     """One block of documents against every author corpus (runs on a worker)."""
     try:
         if isinstance(docs, DocumentBlocks):
-            docs, member = docs.load(block)
+            docs, member = _loaded(docs.load(block), block)
         values = discrepancy_matrix(docs, authors, doc_author=member, progress=False, **options)
     except ValueError as err:
         return _Outcome(block, error=str(err))
     return _Outcome(block, values=values)
+
+
+def _loaded(got: Any, block: int) -> tuple[Any, Any]:
+    """What ``DocumentBlocks.load(block)`` returned, if it is a pair ``(counts,
+    doc_author)``; ValueError naming the block and what came back otherwise."""
+    if not isinstance(got, tuple) or len(got) != 2:
+        raise ValueError(f"DocumentBlocks.load({block}) must return a pair (counts, "
+                         f"doc_author), got {type(got).__name__}")
+    return got
 
 
 def _default_docs_per_task(n_docs: int, n_threads: int) -> int:

@@ -5,6 +5,8 @@
 * :mod:`~hclib.texts.tokens`: tokenising, n-grams, the vocabulary and the count matrix.
 * :mod:`~hclib.texts.features`: what is counted (words, word or character n-grams).
 * :mod:`~hclib.texts.cleaning`: removing names and numbers and lemmatising, with NLTK.
+* :mod:`~hclib.texts.files`: small data files read and written safely (bounded JSON, atomic
+  writes, plain names).
 * :mod:`~hclib.texts.protocols`: the PAN 2018 pipeline of the paper's text and of its code, as
   named presets.
 """

@@ -130,6 +130,10 @@ def _pooled_counts(docs: Iterable[Sequence[str]], where: str = "docs") -> Counte
     for i, doc in enumerate(docs):
         _check_doc(doc, i, where)
         counts.update(doc)
+    bad = [w for w in counts if not isinstance(w, str)]
+    if bad:
+        raise TypeError(f"{where} must hold string tokens (lists of str), but one of them is "
+                        f"{type(bad[0]).__name__} {bad[0]!r}")
     return counts
 
 

@@ -87,22 +87,16 @@ class ImpostorPool:
                             tuple(self.codes[i] for i in keep), self.features, self.source)
 
 
-def _coded(items: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
-    lexicon: dict[str, int] = {}
-    codes = []
-    for doc in items:
-        codes.append(np.fromiter((lexicon.setdefault(w, len(lexicon)) for w in doc),
-                                 dtype=np.int32, count=len(doc)))
-    return tuple(lexicon), tuple(codes)
-
-
-def text_items(names: Sequence[str], texts: Sequence[str], feats: Features, kind: str
-               ) -> list[list[str]]:
+def text_items(names: Sequence[str], texts: Sequence[str], feats: Features, kind: str,
+               used: int = 0) -> list[list[str]]:
     """Each text's items (tokens or n-grams of ``feats``); a text with none is refused,
-    named as the ``kind`` of text it is (``"known text"``, ``"impostor"``)."""
+    named as the ``kind`` of text it is (``"known text"``, ``"impostor"``). The items of all
+    of them, with ``used`` bytes held besides, count against
+    :data:`~hclib.texts.features.MAX_FEATURE_BYTES`."""
     items = []
     for name, text in zip(names, texts):
-        doc = feats.items(text)
+        doc = feats.items(text, used)
+        used += feats.items_bytes(doc)
         if not doc:
             raise ValueError(f"{kind} {name!r} is empty after tokenisation "
                              f"(features {str(feats)!r})")
@@ -112,9 +106,23 @@ def text_items(names: Sequence[str], texts: Sequence[str], feats: Features, kind
 
 def _pool(names: Sequence[str], authors: Sequence[str], texts: Sequence[str],
           feats: Features, source: str) -> ImpostorPool:
-    items = text_items(names, texts, feats, "impostor")
-    lexicon, codes = _coded(items)
-    return ImpostorPool(tuple(names), tuple(authors), lexicon, codes, feats, source)
+    """The pool, each text coded as soon as its items are built, so that one text's items
+    are alive at a time; the pool's memory (lexicon and codes) counts against
+    :data:`~hclib.texts.features.MAX_FEATURE_BYTES` with the next text's items (a
+    ValueError with the estimate and the limit when the pool would pass it)."""
+    lexicon: dict[str, int] = {}
+    codes, used = [], 0
+    for name, text in zip(names, texts):
+        doc = text_items([name], [text], feats, "impostor", used)[0]
+        before = len(lexicon)
+        codes.append(np.fromiter((lexicon.setdefault(w, len(lexicon)) for w in doc),
+                                 dtype=np.int32, count=len(doc)))
+        # the new lexicon entries, at the mean size of this text's items, and the codes
+        used += codes[-1].nbytes + (len(lexicon) - before) * -(-feats.items_bytes(doc)
+                                                               // len(doc))
+        del doc
+    return ImpostorPool(tuple(names), tuple(authors), tuple(lexicon), tuple(codes), feats,
+                        source)
 
 
 def impostor_pool(impostors: Any, features: str | Features = "words") -> ImpostorPool:

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Literal
 
 from hclib.corpora.pan_layout import _inside
-from hclib.texts.sources import read_text
+from hclib.texts.files import atomic_write_text, check_plain_name, loads_json
+from hclib.texts.sources import Skipped, read_text, report_skipped
 
 __all__ = ["FORMATS", "VerificationProblem", "dataset_format", "read_dataset", "read_truth",
            "write_answers", "read_answers"]
@@ -57,7 +58,8 @@ def dataset_format(dataset: str | os.PathLike) -> Format:
     root = _root(dataset)
     if (root / "pairs.jsonl").is_file():
         return "pairs"
-    if any((p / "unknown.txt").is_file() for p in root.iterdir() if p.is_dir()):
+    if any((p / "unknown.txt").exists() or (p / "unknown.txt").is_symlink()
+           for p in root.iterdir() if p.is_dir()):
         return "problems"
     raise ValueError(f"{root} is not a PAN verification dataset: it holds neither pairs.jsonl "
                      "(PAN 2020-2021) nor problem folders with unknown.txt (PAN 2013-2015)")
@@ -75,22 +77,24 @@ def _file_inside(root: Path, path: Path) -> Path:
 
 
 def _jsonl(path: Path) -> list[dict]:
+    """The objects of a JSON-lines file, each with a string ``"id"`` given once."""
     out = []
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except FileNotFoundError:
-        raise ValueError(f"{path} is missing") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not UTF-8 ({exc.reason})") from None
-    for number, line in enumerate(lines, start=1):
+    if not (path.exists() or path.is_symlink()):
+        raise ValueError(f"{path} is missing")
+    seen: dict[str, int] = {}
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
+        obj = loads_json(line, f"{path}, line {number}")
         if not isinstance(obj, dict) or "id" not in obj:
             raise ValueError(f"{path}, line {number}: expected an object with an \"id\"")
+        if not isinstance(obj["id"], str) or not obj["id"]:
+            raise ValueError(f"{path}, line {number}: \"id\" must be a non-empty string, "
+                             f"got {json.dumps(obj['id'])[:40]}")
+        if obj["id"] in seen:
+            raise ValueError(f"{path} lists problem {obj['id']!r} twice (lines "
+                             f"{seen[obj['id']]} and {number})")
+        seen[obj["id"]] = number
         out.append(obj)
     return out
 
@@ -102,30 +106,34 @@ def read_dataset(dataset: str | os.PathLike) -> list[VerificationProblem]:
     fmt = dataset_format(root)
     problems = []
     if fmt == "pairs":
-        seen: set[str] = set()
         for i, obj in enumerate(_jsonl(_file_inside(root, root / "pairs.jsonl"))):
             pair = obj.get("pair")
             if not isinstance(pair, list) or len(pair) != 2 or \
                     not all(isinstance(t, str) for t in pair):
                 raise ValueError(f"pairs.jsonl, problem {obj['id']!r}: \"pair\" must be a list "
                                  "of two texts")
-            pid = str(obj["id"])
-            if pid in seen:
-                raise ValueError(f"pairs.jsonl lists problem {pid!r} twice")
-            seen.add(pid)
-            problems.append(VerificationProblem(pid, [pair[0]], pair[1]))
+            problems.append(VerificationProblem(obj["id"], [pair[0]], pair[1]))
         return problems
+    skipped = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        base = _inside(root, folder.name, "problem")
-        unknown = base / "unknown.txt"
-        if not unknown.is_file():
+        if folder.name.startswith("."):
+            skipped.append(Skipped(str(folder), "hidden"))
             continue
-        known = sorted(p for p in base.glob("known*.txt") if p.is_file())
+        unknown = folder / "unknown.txt"
+        known = sorted(base for base in folder.glob("known*.txt"))
+        if not (unknown.exists() or unknown.is_symlink()):
+            if known:
+                raise ValueError(f"problem {folder.name!r} has known texts but no unknown.txt")
+            skipped.append(Skipped(str(folder), "no unknown.txt: not a problem"))
+            continue
+        pid = check_plain_name(folder.name, "problem folder")
+        base = _inside(root, pid, "problem")
         if not known:
-            raise ValueError(f"problem {folder.name!r} has unknown.txt but no known*.txt")
+            raise ValueError(f"problem {pid!r} has unknown.txt but no known*.txt")
         problems.append(VerificationProblem(
-            folder.name, [read_text(_file_inside(root, p)) for p in known],
+            pid, [read_text(_file_inside(root, base / p.name)) for p in known],
             read_text(_file_inside(root, unknown))))
+    report_skipped(skipped)
     return problems
 
 
@@ -138,11 +146,12 @@ def read_truth(dataset: str | os.PathLike) -> dict[str, bool]:
             if not isinstance(obj.get("same"), bool):
                 raise ValueError(f"truth.jsonl, problem {obj['id']!r}: \"same\" must be true "
                                  "or false")
-            out[str(obj["id"])] = obj["same"]
+            out[obj["id"]] = obj["same"]
         return out
     path = root / "truth.txt"
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
         raise ValueError(f"{path} is missing")
+    lines: dict[str, int] = {}
     for number, line in enumerate(read_text(_file_inside(root, path)).splitlines(), start=1):
         parts = line.split()
         if not parts:
@@ -150,6 +159,10 @@ def read_truth(dataset: str | os.PathLike) -> dict[str, bool]:
         if len(parts) != 2 or parts[1].upper() not in ("Y", "N"):
             raise ValueError(f"{path}, line {number}: expected 'PROBLEM Y' or 'PROBLEM N', "
                              f"got {line.strip()[:60]!r}")
+        if parts[0] in lines:
+            raise ValueError(f"{path} lists problem {parts[0]!r} twice (lines "
+                             f"{lines[parts[0]]} and {number})")
+        lines[parts[0]] = number
         out[parts[0]] = parts[1].upper() == "Y"
     return out
 
@@ -161,6 +174,12 @@ def _probability(pid: str, value: float) -> float:
     return v
 
 
+def _string_id(pid: object) -> str:
+    if not isinstance(pid, str) or not pid:
+        raise TypeError(f"a problem id must be a non-empty string, got {pid!r}")
+    return pid
+
+
 def write_answers(path: str | os.PathLike, answers: Mapping[str, float], fmt: Format) -> Path:
     """Write ``answers`` (problem id → probability) in the layout's answers format."""
     if fmt not in FORMATS:
@@ -169,12 +188,12 @@ def write_answers(path: str | os.PathLike, answers: Mapping[str, float], fmt: Fo
     if out.is_dir():
         raise ValueError(f"{out} is a folder: name the answers file")
     if fmt == "pairs":
-        lines = [json.dumps({"id": pid, "value": _probability(pid, v)})
+        lines = [json.dumps({"id": _string_id(pid), "value": _probability(pid, v)})
                  for pid, v in answers.items()]
     else:
-        lines = [f"{pid} {_probability(pid, v):.6f}" for pid, v in answers.items()]
-    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return out
+        lines = [f"{check_plain_name(pid, 'problem id')} {_probability(pid, v):.6f}"
+                 for pid, v in answers.items()]
+    return atomic_write_text(out, "".join(line + "\n" for line in lines))
 
 
 def read_answers(path: str | os.PathLike, fmt: Format) -> dict[str, float]:
@@ -182,13 +201,19 @@ def read_answers(path: str | os.PathLike, fmt: Format) -> dict[str, float]:
     another system in the same format)."""
     p = Path(path)
     if fmt == "pairs":
-        return {str(o["id"]): _probability(str(o["id"]), o["value"]) for o in _jsonl(p)}
+        return {o["id"]: _probability(o["id"], o["value"]) for o in _jsonl(p)}
     out = {}
-    for number, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(p).splitlines(), start=1):
         parts = line.split()
         if not parts:
             continue
         if len(parts) != 2:
             raise ValueError(f"{p}, line {number}: expected 'PROBLEM PROBABILITY'")
-        out[parts[0]] = _probability(parts[0], float(parts[1]))
+        if parts[0] in out:
+            raise ValueError(f"{p}, line {number}: problem {parts[0]!r} is answered twice")
+        try:
+            value = float(parts[1])
+        except ValueError:
+            raise ValueError(f"{p}, line {number}: {parts[1]!r} is not a number") from None
+        out[parts[0]] = _probability(parts[0], value)
     return out

@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hclib._checks import check_positive_int
+from hclib._checks import check_gamma, check_positive_int
 from hclib.attribution.methods import Method, get
 from hclib.calibration import ConfidenceModel, conformal_pvalues, fit_confidence
 from hclib.texts.features import Features, parse_features
@@ -221,6 +221,17 @@ def _check_band(band: float) -> float:
     if isinstance(band, bool) or not isinstance(band, (int, float)) or not 0 <= band < 0.5:
         raise ValueError(f"band must be a number in [0, 0.5), got {band!r}")
     return float(band)
+
+
+def _check_gamma_for(method: str | Method, gamma: float) -> float:
+    """γ0 checked; a γ0 other than the default is refused for a method that does not use
+    it (every method outside the HC family)."""
+    gamma = check_gamma(gamma)
+    m = get(method)
+    if m.family != "HC" and gamma != 0.25:
+        raise ValueError(f"gamma (γ0) applies to the HC methods only; method {m.name!r} "
+                         f"does not use it, got gamma={gamma!r}")
+    return gamma
 
 
 def _setup(known: Any, impostors: Any, method: str | Method, features: str | Features,
@@ -424,6 +435,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     """
     band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
+    gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
     q_names, q_texts = _questioned(questioned)
@@ -460,6 +472,7 @@ def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = 
     if isinstance(problems, (str, bytes)) or not isinstance(problems, Sequence) or not problems:
         raise ValueError("train must be a non-empty list of (known, questioned, same) problems "
                          "or a VerificationModel")
+    gamma = _check_gamma_for(method, gamma)
     pool = None if impostors is None or (isinstance(impostors, str)
                                          and impostors == "gutenberg") else \
         impostor_pool(impostors, features)
