@@ -21,7 +21,6 @@ import pandas as pd
 from hclib import _results
 from hclib._results import (TABLE_WIDTH, Result, check_interface, records, render_table,
                             shorten)
-from hclib._checks import check_positive_int
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
@@ -140,8 +139,10 @@ class Verification(Result):
         whether the text uses it ``more`` or ``less`` than the author does. ``names``: words
         left out of the list (e.g. :func:`proper_names` of the texts: a character's name
         says that the novel differs, not its style); ``top``: the first ``top`` words."""
-        top = check_positive_int(top, "top", allow_none=True)
         i = self._row(text)
+        if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                                or top < 0):
+            raise ValueError(f"top must be a whole number, 0 or more, or None; got {top!r}")
         if names is not None and (isinstance(names, str) or not isinstance(names, Collection)):
             raise TypeError("names must be a collection of words (e.g. a set), got "
                             f"{type(names).__name__}")
