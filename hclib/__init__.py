@@ -24,8 +24,8 @@ own layer and the layers below it (``tests/test_layers.py`` checks it):
 * :mod:`hclib.studies`: the book's studies and the paper's published numbers;
 * :mod:`hclib.cli`: the ``hclib`` command.
 
-Beside them, ``_checks`` (the input checks every layer shares) and :mod:`hclib.plotting` (the
-book's figure style). The names below are the everyday entry points.
+Beside them, ``_checks`` (the input checks every layer shares), ``_results`` (the interface
+every result shares) and :mod:`hclib.plotting` (the book's figure style). The names below are the everyday entry points.
 """
 
 from hclib.attribution.pipeline import attribute

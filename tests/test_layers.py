@@ -17,9 +17,9 @@ import hclib
 
 PACKAGE = Path(hclib.__file__).parent
 
-#: The layers, from the bottom up: ``_checks`` (the input checks) and ``plotting`` (the book's
-#: figure style), which import nothing of hclib and which every layer may use, then the
-#: subpackages in the package's own order.
+#: The layers, from the bottom up: ``_checks`` (the input checks), ``_results`` (the interface
+#: every result shares) and ``plotting`` (the book's figure style), which import nothing of
+#: hclib and which every layer may use, then the subpackages in the package's own order.
 LAYERS = ("_checks", "_results", "plotting", *hclib.LAYERS)
 
 

@@ -88,6 +88,9 @@ def test_paths_as_strings_in_a_list_as_for_known(inside, pool):
     listed = hclib.verify([f"known/a{i}.txt" for i in range(4)], "letter.txt", impostors=pool)
     assert listed.p_value.iloc[0] == res.p_value.iloc[0]
     assert hclib.verify("known/a0.txt", "letter.txt", impostors=pool).split
+    mapped = hclib.verify({"A": [f"known/a{i}.txt" for i in range(4)]}, "letter.txt",
+                          impostors=pool)
+    assert mapped.p_value.iloc[0] == res.p_value.iloc[0]
 
 
 def test_a_mapping_holds_texts_never_file_names(inside, pool):

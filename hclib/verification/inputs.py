@@ -21,8 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hclib.texts.sources import (known_texts, read_folder, read_known_folder, read_text,
-                                 unique_names)
+from hclib.texts.sources import read_folder, read_known_folder, read_text, unique_names
 
 __all__ = ["read_known", "read_questioned"]
 
@@ -103,13 +102,13 @@ def read_known(known: Any) -> tuple[list[str], list[str], list[str]]:
     texts or works): the leave-one-out leaves out a whole work."""
     if isinstance(known, Mapping) and known and all(
             isinstance(v, Sequence) and not isinstance(v, (str, bytes)) for v in known.values()):
-        kt = known_texts(known)
-        authors = list(dict.fromkeys(kt.authors))
-        if len(authors) != 1:
-            raise ValueError(f"known holds the texts of {len(authors)} authors "
-                             f"({', '.join(map(str, authors[:4]))}); verification takes one "
-                             "author's texts (to choose among authors, attribute them)")
-        return kt.names, kt.texts, [str(g[1]) for g in kt.groups]
+        if len(known) != 1:
+            raise ValueError(f"known holds the texts of {len(known)} authors "
+                             f"({', '.join(map(str, list(known)[:4]))}); verification takes "
+                             "one author's texts (to choose among authors, attribute them)")
+        (author, listed), = known.items()
+        names, texts = _listed(listed, f"known[{author!r}]")  # the rule of a list
+        return names, texts, list(names)
     flat = _texts(known, "known")
     if flat is not None:
         return flat[0], flat[1], list(flat[0])
