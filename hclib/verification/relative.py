@@ -26,7 +26,8 @@ author's own texts and other authors' texts of :math:`Q`'s kind score; their
 *separation* (the AUC of telling the two apart) near 0.5 means the method cannot tell the
 author from these impostors. One known text is cut into two halves first.
 
-**Mismatch.** With :math:`\bar d` the mean distance over the subsets: for each impostor the
+**Mismatch.** With :math:`\bar d` the distance :data:`KIND_DISTANCE` on the whole
+vocabulary: for each impostor the
 distance to its nearest fellow impostor, :math:`\nu_I`; the *gap* of a text is its distance
 to its nearest impostor divided by the median of :math:`\nu_I`. A gap well above 1 (the text
 lies farther from every impostor than the impostors lie from one another) says the impostors
@@ -52,6 +53,11 @@ __all__ = ["MISMATCH", "PSEUDO", "RelativeConfig", "relative_scores", "relative_
 PSEUDO = 10
 #: The gap (module docstring) above which the impostors are called unlike the texts.
 MISMATCH = 1.5
+#: The distance of the gaps, whatever the score's distance: Pearson's χ² per degree of
+#: freedom on the whole vocabulary (non-negative and scale-free, unlike HC).
+KIND_DISTANCE = "chi2"
+#: The most frequent items of the vocabulary that the gaps compare.
+KIND_WORDS = 100
 
 
 @dataclass(frozen=True)
@@ -185,7 +191,9 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
     same = [np.mean(score(j, ik[ik != j], ii)) for j in ik]
     diff = [np.mean(score(i, ik, ii[ii != i])) for i in pseudo]
-    mean = dist.mean(axis=0)
+    full = np.zeros((1, masks.shape[1]), dtype=bool)
+    full[0, :KIND_WORDS] = True  # the vocabulary's most frequent items come first
+    mean = subset_distances(texts[a], texts[b], full, KIND_DISTANCE)[0]
 
     def nn(x: int, ys: np.ndarray) -> float:
         return float(mean[where[x, ys]].min())
@@ -194,7 +202,11 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     scale = nu if nu > 0 else float("nan")
     gap_q = float(np.mean([nn(x, ii) for x in iq]) / scale)
     gap_k = float(np.median([nn(j, ii) for j in ik]) / scale)
-    return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
+    kk = float(np.median([nn(j, ik[ik != j]) for j in ik]))
+    return {"nn_i": nu, "nn_kk": kk, "nn_ki": float(np.median([nn(j, ii) for j in ik])),
+            "nn_q": float(np.mean([nn(x, ii) for x in iq])),
+            "nn_qk": float(np.mean([nn(x, ik) for x in iq])),
+            "score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
             "separation": separation(np.array(same), np.array(diff)),
             "gap_questioned": gap_q, "gap_known": gap_k}
