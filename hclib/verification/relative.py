@@ -126,20 +126,26 @@ def _pool_frequencies(pool: ImpostorPool) -> dict[str, float]:
     return {w: float(f) for w, f in zip(pool.lexicon, total) if f > 0}
 
 
-def relative_vocabulary(pool: ImpostorPool, docs: Sequence[Sequence[str]], n: int
-                        ) -> list[str]:
+def relative_vocabulary(pool: ImpostorPool, known: Sequence[Sequence[str]],
+                        questioned: Sequence[str], n: int) -> list[str]:
     r"""The ``n`` items of highest mean relative frequency over the texts compared: the
-    pool's texts and ``docs`` (the known texts and the questioned one), each text weighing
-    one (ties by the item). Chosen from every side alike, it holds no side's own rare items:
-    a vocabulary of the known texts' items alone makes every impostor look near (its own
-    rare items are not counted) and the author's texts far."""
+    pool's texts, the ``known`` texts and the ``questioned`` one, each text weighing one
+    (ties by the item), among the items that the pool or the known texts use. Chosen from
+    every side alike, it holds no side's own rare items: a vocabulary of the known texts'
+    items alone makes every impostor look near (its own rare items are not counted) and
+    the author's texts far. Items of the questioned text alone (its topic's words, its
+    names) are left out: they are as far from the author's texts as from the impostors',
+    and would only move the score with the topic."""
     freq = Counter(_pool_frequencies(pool))
-    for doc in docs:
+    for doc in [*known, questioned]:
         if doc:
             share = 1.0 / len(doc)
             for w, c in Counter(doc).items():
                 freq[w] += c * share
-    return [w for w, _ in sorted(freq.items(), key=lambda wf: (-wf[1], wf[0]))[:n]]
+    eligible = set(_pool_frequencies(pool)).union(*map(set, known))
+    ranked = sorted(((w, f) for w, f in freq.items() if w in eligible),
+                    key=lambda wf: (-wf[1], wf[0]))
+    return [w for w, _ in ranked[:n]]
 
 
 def kind_gaps(q: np.ndarray, known: np.ndarray, pool: np.ndarray, authors: Sequence[str]

@@ -217,7 +217,7 @@ class _Problem:
         (:func:`_relative_length`)."""
         n_words = self.relative_words
         vocab = self.fixed if self.fixed is not None else relative_vocabulary(
-            self.pool, self.items + [q_items], n_words)
+            self.pool, self.items, q_items, n_words)
         index = {w: i for i, w in enumerate(vocab)}
         v = len(vocab)
         q = _coded(q_items, index)
