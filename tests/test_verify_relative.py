@@ -13,7 +13,8 @@ from hclib.calibration import metrics
 from hclib.engine.measures import CORPUS_MEASURES
 from hclib.formulas.hc import higher_criticism_subset
 from hclib.formulas.pvalues import pvalues_given_totals
-from hclib.verification.distances import DISTANCES, subset_distances, subset_masks
+from hclib.verification.distances import (DISTANCES, pair_distances, subset_distances,
+                                          subset_masks)
 from hclib.verification.impostors import impostor_pool
 from hclib.verification.relative import MISMATCH
 from hclib.verification.verify import fit_verifier, verify
@@ -58,6 +59,12 @@ def test_subset_distances_equal_the_registry_on_the_full_mask_and_hc_per_subset(
     m = masks[0]
     want = 1 - np.minimum(a, b)[m].sum() / np.maximum(a, b)[m].sum()
     assert subset_distances(x[:1], y[:1], masks[:1], "minmax")[0, 0] == pytest.approx(want)
+    # the per-text sums of pair_distances give the same values
+    texts = np.vstack([x, y])
+    first, second = np.arange(6), 6 + np.arange(6)
+    for name in ("minmax", "cosine", "chi2"):
+        assert pair_distances(texts, first, second, masks, name) == pytest.approx(
+            subset_distances(x, y, masks, name), rel=1e-5)
 
 
 @pytest.fixture(scope="module")

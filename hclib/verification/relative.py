@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distances import DISTANCES, subset_distances, subset_masks
+from .distances import DISTANCES, pair_distances, subset_distances, subset_masks
 from .impostors import ImpostorPool
 
 __all__ = ["KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO", "RelativeConfig", "kind_gaps",
@@ -214,7 +214,7 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     want(pseudo, ii)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
-    dist = subset_distances(texts[a], texts[b], masks, config.distance, config.gamma)
+    dist = pair_distances(texts, a, b, masks, config.distance, config.gamma)
     where = np.full((texts.shape[0], texts.shape[0]), -1)
     where[a, b] = where[b, a] = np.arange(a.size)
 
