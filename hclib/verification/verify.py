@@ -56,7 +56,7 @@ from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
 from .pvalue import conformal_pvalue
-from .relative import (MISMATCH, RelativeConfig, kind_gaps, nearest, relative_scores,
+from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
 
@@ -233,8 +233,17 @@ class _Problem:
         imp = np.vstack([_counts(p, _spans(p.size, length, 1), v) for p in pool])
         chosen = nearest(q_windows[0], imp, min(self.config.n_impostors, len(imp)),
                          self.config)
+        authors = np.asarray(self.pool.authors)
+        pool_same = []
+        for i in chosen:  # pool authors with two texts or more, nearest first
+            mine = np.flatnonzero(authors == authors[i])
+            if mine.size >= 2 and all(a != authors[i] for a, _, _ in pool_same):
+                pool_same.append((authors[i], imp[i], imp[mine[mine != i]]))
+            if len(pool_same) == PSEUDO:
+                break
         out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
-                              self.config)
+                              self.config, impostor_authors=authors[chosen],
+                              pool_same=pool_same, halves=self.split)
         out["relative_length"] = length
         out["kind_q"], out["kind_k"] = kind_gaps(q_windows, known, imp, self.pool.authors)
         return out
