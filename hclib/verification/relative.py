@@ -28,7 +28,8 @@ the other units, and, for up to :data:`PSEUDO` pool authors with two texts or mo
 to :math:`Q` first), one of their texts against their others, with the impostors by other
 authors (with one known text these replace its halves, which are nearer each other than
 two texts of one author are). Another author: each of the :data:`PSEUDO` impostors nearest
-:math:`Q` against the known units, with the impostors by other authors as impostors. Their *separation* (the AUC
+:math:`Q` against the known units, with the impostors by other authors as impostors.
+Their *separation* (the AUC
 of telling the two apart, :func:`separation`) near 0.5 means the method cannot tell the
 author from these impostors.
 
@@ -54,11 +55,14 @@ import numpy as np
 from .distances import DISTANCES, pair_distances, subset_distances, subset_masks
 from .impostors import ImpostorPool
 
-__all__ = ["KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO", "RelativeConfig", "kind_gaps",
+__all__ = ["INSEPARABLE", "KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO", "RelativeConfig", "kind_gaps",
            "nearest", "relative_scores", "relative_vocabulary", "separation"]
 
 #: Impostors used as pseudo-problems of another author (the nearest ones to Q).
 PSEUDO = 10
+#: The separation of the pseudo-problems (an AUC) at or below which the method cannot tell
+#: the author's texts from the impostors' (``Verification.cannot_separate``).
+INSEPARABLE = 0.6
 #: The known texts' gap (module docstring) above which the impostors are called unlike
 #: them. Chosen on the training parts of the development sets (essays, pairs, novels: 60
 #: problems of texts of the pool's kind, largest gap 1.23) before the Federalist check.
@@ -154,8 +158,8 @@ def relative_vocabulary(pool: ImpostorPool, known: Sequence[Sequence[str]],
 def kind_gaps(q: np.ndarray, known: np.ndarray, pool: np.ndarray, authors: Sequence[str]
               ) -> tuple[float, float]:
     """(gap of the questioned text, gap of the known texts) against the whole pool (module
-    docstring; NaN for a pool of fewer than :data:`KIND_MIN_POOL` texts): each text's distance to its nearest pool text over the
-    :data:`KIND_QUANTILE` quantile of the pool texts' distances to their nearest pool text
+    docstring; NaN for a pool of fewer than :data:`KIND_MIN_POOL` texts): each text's
+    distance to its nearest pool text over the :data:`KIND_QUANTILE` quantile of the pool texts' distances to their nearest pool text
     by another author; :data:`KIND_DISTANCE` on the :data:`KIND_WORDS` most frequent items."""
     k = min(KIND_WORDS, pool.shape[1])
     full = np.ones((1, k), dtype=bool)
