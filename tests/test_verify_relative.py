@@ -128,8 +128,8 @@ def test_impostors_of_another_kind_give_no_decision():
     kind of text): the known texts' gap exceeds MISMATCH and no text is decided; with a pool
     of their kind the gap is near 1 and the texts are decided."""
     rng = np.random.default_rng(3)
-    far = [text(rng, author(rng, base=40), 1000) for _ in range(25)]
-    near = [text(rng, author(rng), 1000) for _ in range(25)]
+    far = [text(rng, author(rng, base=40), 1000) for _ in range(60)]
+    near = [text(rng, author(rng), 1000) for _ in range(60)]
     a = author(rng)
     known = [text(rng, a, 800) for _ in range(4)]
     questioned = [text(rng, a, 800), text(rng, author(rng), 800)]
@@ -140,3 +140,5 @@ def test_impostors_of_another_kind_give_no_decision():
     like = verify(known, questioned, impostors=near, min_tokens=10, n_subsets=50).table
     assert (like["gap_known"] < MISMATCH).all() and (like["reason"] == "").all()
     assert list(like["decision"]) == ["same author", "different author"]
+    small = verify(known, questioned, impostors=far[:30], min_tokens=10, n_subsets=50).table
+    assert small["gap_known"].isna().all() and (small["reason"] == "").all()
