@@ -30,10 +30,12 @@ from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
                                             write_answers)
 from hclib.downloads.registry import DataNotFoundError
-from hclib.verification.result import COLUMNS, LABELS, Verification, proper_names
+from hclib.verification.result import (COLUMNS, HIDDEN, LABELS, Verification,
+                                       proper_names)
 from hclib.verification.inputs import read_known
+from hclib.verification.model import fit_model
 from hclib.verification.verify import (BAND, DEFAULT_METHOD, MIN_TOKENS, VerificationModel,
-                                       fit_positions, verify)
+                                       verify)
 
 from .attribute import _skip_notice, _unknown_texts
 from .command import HelpFormatter, UsageError
@@ -55,9 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "texts', a decision and the words behind it. With --pan, solve a PAN "
                     "verification dataset (2013-2015 problem folders or 2020-2021 "
                     "pairs.jsonl) and write its answers file.",
-        epilog="Columns (the table leaves out score, position, length, known med and "
-               "impostor med; --json and --csv give every one):\n\n"
-               + "\n".join(f"  {LABELS.get(c, c):<14} {t}" for c, t in COLUMNS.items()))
+        epilog="Columns of the table (--json and --csv add the diagnostic ones: "
+               + ", ".join(HIDDEN) + "):\n\n"
+               + "\n".join(f"  {LABELS.get(c, c):<14} {t}" for c, t in COLUMNS.items()
+                           if c not in HIDDEN))
     p.__class__ = _IntermixedParser  # options anywhere: KNOWN_DIR --json TEXT
     p.add_argument("known", metavar="KNOWN_DIR", nargs="?",
                    help="folder of UTF-8 text files by one author")
@@ -71,8 +74,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"corpus discrepancy (default {DEFAULT_METHOD})")
     p.add_argument("--features", default="words", metavar="SPEC",
                    help="feature set, e.g. words, words:1-2, chars:3 (default words)")
-    p.add_argument("--band", type=float, default=BAND, metavar="B",
-                   help=f"no decision when |probability - 0.5| <= B (default {BAND})")
+    p.add_argument("--band", type=float, default=None, metavar="B",
+                   help=f"no decision when |probability - 0.5| <= B (default {BAND}, or the "
+                        "band chosen on --train)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the result as JSON")
     out.add_argument("--csv", action="store_true", help="print the result as CSV")
@@ -113,7 +117,7 @@ class _IntermixedParser(argparse.ArgumentParser):
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not 0 <= args.band < 0.5:
+    if args.band is not None and not 0 <= args.band < 0.5:
         raise UsageError(f"--band must be in [0, 0.5), got {args.band}")
     if args.pan is not None:
         return _run_pan(args)
@@ -215,7 +219,7 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
         known = [t for t in pb.known if feats.items(t)]
         if not known or not feats.items(pb.questioned):
             unanswered.append(pb.id)
-            rows.append({"id": pb.id, "answer": 0.5, "position": np.nan})
+            rows.append({"id": pb.id, "answer": 0.5})
             continue
         pool = impostors
         if isinstance(impostors, ImpostorPool) and impostors.source.startswith(_OTHERS):
@@ -226,7 +230,7 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
                      features=args.features, band=args.band, train=model,
                      min_tokens=args.min_tokens)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
-                     "position": float(res.table["position"].iloc[0])})
+                     **res.table.iloc[0].to_dict()})
     if unanswered:
         shown = ", ".join(map(repr, unanswered[:10])) + (" ..." if len(unanswered) > 10 else "")
         print(f"hclib verify: {len(unanswered)} problem(s) answered 0.5 (no answer): every "
@@ -298,9 +302,12 @@ def _run_pan(args: argparse.Namespace) -> int:
         missing = [pb.id for pb in train if pb.id not in train_truth]
         if missing:
             raise UsageError(f"--train {args.train}: no truth for problem {missing[0]!r}")
-        fitted = _solve(train, _impostors_for(train, args), args, None).dropna()
-        model = fit_positions(fitted["position"].to_numpy(),
-                              [train_truth[i] for i in fitted["id"]])
+        fitted = _solve(train, _impostors_for(train, args), args, None)
+        if "score" in fitted:
+            fitted = fitted[fitted["score"].notna()]
+        if not len(fitted):
+            raise UsageError(f"--train {args.train}: no problem could be scored")
+        model = fit_model(fitted, np.array([train_truth[i] for i in fitted["id"]]))
     answers = _solve(problems, _impostors_for(problems, args), args, model)
     write_answers(out, dict(zip(answers["id"], answers["answer"])), fmt)
     print(f"{len(answers)} answers written to {out}", file=sys.stderr)

@@ -24,11 +24,7 @@ from hclib._results import (TABLE_WIDTH, Result, check_interface, records, rende
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
-__all__ = ["COLUMNS", "EASY_IMPOSTORS", "HIDDEN", "LABELS", "Verification", "proper_names"]
-
-#: The separation of known and impostor scores (an AUC) from which the impostors are called
-#: too easy to calibrate against (:attr:`Verification.easy_impostors`).
-EASY_IMPOSTORS = 0.9
+__all__ = ["COLUMNS", "HIDDEN", "LABELS", "Verification", "proper_names"]
 
 #: The columns of ``Verification.table`` and what they mean.
 COLUMNS: dict[str, str] = {
@@ -36,22 +32,39 @@ COLUMNS: dict[str, str] = {
                    "these impostors are, at even prior odds (not: that the author wrote it)",
     "decision": "same author / different author / no decision / insufficient evidence",
     "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not); "
-               "at least 1/(k+1) with k windows of the known texts",
-    "score": "discrepancy of the text to the known corpus (median over its windows)",
-    "position": "(score - known median) / (impostor median - known median)",
+               "at least 1/(k+1) with k known texts (or works; one text: its two halves)",
+    "score": "impostor-relative score: share of feature subsets in which the text is nearer "
+             "the author's texts than every impostor (both directions averaged)",
+    "forward": "share of subsets in which the text is nearer an author's text than every "
+               "impostor",
+    "backward": "share of subsets in which an author's text is nearer the text than every "
+                "impostor",
+    "separation": "AUC of the score on the pseudo-problems (same vs other author); near 0.5: "
+                  "the method cannot tell the author from these impostors",
+    "gap_known": "known texts' distance to the nearest pool text over the pool's typical one",
+    "gap_questioned": "the text's distance to the nearest pool text over the pool's typical "
+                      "one",
+    "reason": "why there is no decision (e.g. impostors unlike these texts)",
+    "relative_length": "items of each text compared by the relative score",
     "tokens": "items of the text",
     "in_vocabulary": "items of the text in the vocabulary (the evidence)",
-    "length": "calibration length in items (0: not scored)",
-    "known_median": "median leave-one-out score of the known texts' windows",
-    "impostor_median": "median score of the impostors' windows",
+    "length": "items of each text compared by the P-value (0: not scored)",
+    "pseudo_logit": "log-odds of the probability from the pseudo-problems",
+    "log_tokens": "log of the text's items",
+    "log_known_tokens": "log of the known texts' mean items",
+    "spread": "mean score of the same-author pseudo-problems",
+    "pseudo_same": "median score of the same-author pseudo-problems",
+    "pseudo_different": "median score of the other-author pseudo-problems",
 }
 #: How a column is headed in the printed table.
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
-                          "in_vocabulary": "in voc", "known_median": "known med",
-                          "impostor_median": "impostor med"}
+                          "in_vocabulary": "in voc"}
 #: The columns of ``table`` left out of the printed table (in ``to_frame``, ``to_json`` and
 #: ``--csv``); every other column, a new one too, is printed.
-HIDDEN: tuple[str, ...] = ("score", "position", "length", "known_median", "impostor_median")
+HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "gap_questioned",
+                           "reason", "length", "relative_length", "pseudo_logit",
+                           "log_tokens", "log_known_tokens", "spread", "pseudo_same",
+                           "pseudo_different")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -184,46 +197,60 @@ class Verification(Result):
         return _results.legend(self.shown(), COLUMNS, LABELS, width)
 
     def pvalue_floor(self) -> tuple[int, float] | None:
-        """``(k, 1/(k+1))``: the fewest windows of the known texts any text was compared
-        with, and so the smallest P-value this call can give; ``None`` when no text was
-        scored."""
-        col = "known windows"
+        """``(k, 1/(k+1))``: the known units every text is compared with (the known texts,
+        the works of a works layout, or one text's two halves), and so the smallest P-value
+        this call can give; ``None`` when no text was scored."""
+        col = "known_units"
         if col not in self.calibration or not len(self.calibration):
             return None
         k = int(self.calibration[col].min())
         return k, 1.0 / (k + 1)
 
     @property
-    def easy_impostors(self) -> bool:
-        """True when the probability was calibrated on impostors that the score tells from
-        the known texts with few errors (separation ≥ :data:`EASY_IMPOSTORS` at some
-        calibration length; :func:`~hclib.verification.verify.separation`)."""
-        if self.trained or "separation" not in self.calibration:
-            return False
-        return bool((self.calibration["separation"] >= EASY_IMPOSTORS).any())
+    def cannot_separate(self) -> pd.Series:
+        """Per text: True where the method cannot tell the author's texts from these
+        impostors (the pseudo-problems' separation, column ``separation``, at or below
+        :data:`~hclib.verification.relative.INSEPARABLE`): its probability says little."""
+        from .relative import INSEPARABLE
+
+        sep = self.table.get("separation", pd.Series(np.nan, index=self.table.index))
+        return sep.astype(float) <= INSEPARABLE
 
     def notes(self) -> list[str]:
         """What the reader must know to read the probabilities (empty when nothing)."""
         out = []
-        if self.easy_impostors:
-            share = float(self.calibration["separation"].max())
-            out.append(f"The impostors lie farther from the author than the author's own "
-                       f"texts do in {share:.0%} of pairs: the probability says 'closer "
-                       "than authors like these "
-                       "impostors', and texts by another author of the same kind can score "
-                       "'same author'. Give impostors of the texts' kind (impostors=, "
-                       "--impostors DIR); the P-value does not depend on them.")
+        unlike = self.unlike_impostors
+        if unlike:
+            out.append(f"{unlike} text(s) got 'no decision' because the known texts (or the "
+                       "text) lie farther from every impostor than the impostors lie from "
+                       "one another: a score relative to impostors of another kind says "
+                       "nothing. Give impostors of the texts' kind (impostors=, --impostors "
+                       "DIR).")
+        if self.cannot_separate.any():
+            out.append("The method cannot tell the author's texts from these impostors "
+                       "(pseudo-problems' separation at most "
+                       f"{float(self.table['separation'].min()):.2f}): P(same) says little.")
+        out.append("The P-value does not depend on the impostors: it ranks the text among "
+                   "the known texts, each scored against the others (full conformal).")
         return out
+
+    @property
+    def unlike_impostors(self) -> int:
+        """Texts whose decision is "no decision" because the impostors are unlike them."""
+        reason = self.table.get("reason", pd.Series(dtype=object))
+        return int((reason == "impostors unlike these texts").sum())
 
     def caveats(self, interface: str = "python") -> list[str]:
         """The lines that change how the decisions are read, one line each, printed before
         the table (worded for the ``interface``); :meth:`notes` explains them."""
         check_interface(interface)
         lines = []
-        if self.easy_impostors:  # under 80 characters; the note under the table explains it
-            share = float(self.calibration["separation"].max())
-            lines.append(f"CAUTION: impostors unlike the texts ({share:.0%} apart): P(same) "
-                         "overstates 'same'")
+        give = "--impostors DIR" if interface == "command" else "impostors="
+        if self.unlike_impostors:  # under 80 characters
+            lines.append(f"NO DECISION on {self.unlike_impostors} text(s): impostors unlike "
+                         f"them ({give})")
+        if self.cannot_separate.any():
+            lines.append("CAUTION: the method cannot tell the author from these impostors")
         return lines
 
     def summary_lines(self, interface: str = "python") -> list[str]:
