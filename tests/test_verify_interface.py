@@ -213,7 +213,8 @@ def test_the_functions_import_from_their_subpackages():
 
 def test_works_are_groups_of_one_author_left_out_whole(folders, pool):
     from hclib.verification.inputs import read_known as _known
-    from hclib.verification.verify import _problem
+    from hclib.verification.relative import RelativeConfig
+    from hclib.verification.verify import _Problem
     from hclib.attribution.methods import get
     from hclib.texts.features import parse_features
 
@@ -222,12 +223,13 @@ def test_works_are_groups_of_one_author_left_out_whole(folders, pool):
                      "second/part1.txt"]
     assert works == ["first", "first", "second", "second"]
     items = [parse_features("words").items(t) for t in texts]
-    grouped = _problem(names, items, pool, get("hc_dagger"), None, works)
-    flat = _problem(names, items, pool, get("hc_dagger"), None)
-    for j in range(4):  # the reference of a piece holds the other work only
-        assert grouped.loo[j][1].sum() == sum(len(items[i]) for i in range(4)
-                                              if works[i] != works[j])
-        assert flat.loo[j][1].sum() > grouped.loo[j][1].sum()
+    config = RelativeConfig("minmax", 10, 0.5, 5, "share", 0, 0.25, 1000)
+    grouped = _Problem(names, items, pool, get("hc_dagger"), None, config, works)
+    flat = _Problem(names, items, pool, get("hc_dagger"), None, config)
+    # the P-value's units are the works: a piece is never scored against a sibling piece
+    assert [u.size for u in grouped.known_lex] == [len(items[0]) + len(items[1]),
+                                                   len(items[2]) + len(items[3])]
+    assert len(flat.known_lex) == 4
     res = hclib.verify(folders / "works", [folders / "letter.txt"], impostors=pool)
     assert len(res.known) == 4
     with pytest.raises(ValueError, match="one author"):
@@ -251,14 +253,34 @@ def test_cli_caveat_first_legend_and_floor(folders):
                      "--explain", "3", cwd=folders)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("CAUTION: impostors unlike the texts") and len(lines[0]) <= 80
-    assert "--impostors DIR" in done.stdout
+    assert lines[0].startswith("text ")  # no caveat applies: the table comes first
     assert any(x.startswith("P(same): the probability that the text is closer") for x in lines)
     assert any(x.startswith("P-value: conformal P-value") for x in lines)
     assert "1/(k+1) = " in done.stdout
     assert "(-0)" not in done.stdout and "short.txt: (too little evidence" in done.stdout
     assert re.search(r"letter\.txt: \w+ \(\d+ vs \d+\.\d\)", done.stdout)
     assert "--min-tokens" in done.stdout and "impostors=" not in done.stdout
+
+
+def test_a_caveat_that_changes_decisions_stands_first(folders, pool):
+    from dataclasses import replace
+
+    res = hclib.verify(folders / "known", [folders / "letter.txt", folders / "other.txt"],
+                       impostors=pool)
+    assert not res.caveats()
+    table = res.table.copy()
+    table.loc[table.index[0], ["decision", "reason"]] = ("no decision",
+                                                         "impostors unlike these texts")
+    unlike = replace(res, table=table)
+    first = unlike.caveats("command")[0]
+    assert first.startswith("NO DECISION on 1 text(s): impostors unlike them")
+    assert "--impostors DIR" in first and len(first) <= 80
+    html = unlike._repr_html_()
+    assert html.index("NO DECISION") < html.index(unlike.summary_lines()[0][:20])
+    assert "impostors=" in unlike.caveats()[0]
+    table["separation"] = 0.5  # pseudo-problems not told apart: the method cannot tell
+    assert any(line.startswith("CAUTION: the method cannot tell")
+               for line in replace(res, table=table).caveats())
 
 
 def test_cli_works_layout_min_tokens_and_names(folders):

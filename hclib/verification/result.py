@@ -271,8 +271,8 @@ class Verification(Result):
         floor = self.pvalue_floor()
         if floor is not None:
             k, p = floor
-            lines.append(f"The P-value compares a text with k = {k} windows of the known "
-                         f"texts (fewest of any text here): it cannot go below 1/(k+1) = "
+            lines.append(f"The P-value ranks a text among k = {k} known units (the known "
+                         f"texts, works or one text's halves): it cannot go below 1/(k+1) = "
                          f"{p:.3f}.")
         short = int((self.table["decision"] == "insufficient evidence").sum())
         if short:
