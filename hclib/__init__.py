@@ -20,6 +20,8 @@ own layer and the layers below it (``tests/test_layers.py`` checks it):
 * :mod:`hclib.verification`: the verification tool (:func:`verify`: did this author write
   it? a P-value, a calibrated same-author probability and the words behind it; impostors;
   PAN's verification formats);
+* :mod:`hclib.windows`: one text read window by window (:func:`rolling`: which parts look
+  like whose, and the segments);
 * :mod:`hclib.studies`: the book's studies and the paper's published numbers;
 * :mod:`hclib.cli`: the ``hclib`` command.
 
@@ -29,6 +31,7 @@ book's figure style). The names below are the everyday entry points.
 
 from hclib.attribution.pipeline import attribute
 from hclib.verification.verify import verify
+from hclib.windows.rolling import rolling
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.discrepancy import (
     HCDiscrepancy,
@@ -46,7 +49,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 #: The subpackages, one per layer, from the bottom up: a module imports only its own layer and
 #: those below it (``tests/test_layers.py``); the API reference is grouped in this order.
 LAYERS: tuple[str, ...] = ("formulas", "engine", "calibration", "downloads", "texts", "corpora",
-                           "attribution", "verification", "studies", "cli")
+                           "attribution", "verification", "windows", "studies", "cli")
 
 try:
     __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
@@ -66,6 +69,7 @@ __all__ = [
     "hc_discrepancy",
     "higher_criticism",
     "power_divergence",
+    "rolling",
     "studies",
     "verify",
 ]
