@@ -1,0 +1,264 @@
+r"""Does the rolling attribution find the seams? The splice study, and Federalist Nos. 18–20.
+
+The rule, fixed before any run (chapter "Maps and rolling windows"):
+
+* **Authors.** The Gutenberg authors with at least :data:`MIN_WORKS` works of at least
+  :data:`MIN_WORK_WORDS` words, shuffled with seed :data:`SEED` and split in two halves:
+  the *calibration* authors and the *test* authors. Nothing about a test author is used to
+  set anything.
+* **A problem** (``PROBLEMS`` per half, seeded): :data:`CANDIDATES` candidates of the half;
+  the known texts of each are two of its works (:data:`KNOWN_WORDS` words from each, after
+  the first 1,000); the texts read through are :data:`TEXT_WORDS` words of other works:
+  ``single`` (one author's third work, for the first two candidates A and B), ``A-B`` (A's
+  third work up to a boundary at a seeded uniform position in [25 %, 75 %] of the text, then
+  B's) and ``A-B-A`` (A, then a B passage of seeded uniform length in [25 %, 50 %] of the
+  text starting at a seeded uniform position in [15 %, 40 %], then A again).
+* **Windows** :data:`WINDOWS` tokens, the step a fifth of the window; **methods**
+  :data:`METHODS` (the default Fisher combination, the paper's HC† and Cosine Delta), each
+  with :func:`hclib.attribute`'s calibrated confidences, the segments by
+  :mod:`hclib.windows.segments`.
+* **Switch cost.** On the calibration half's ``single`` texts only: per text, window size
+  and method the smallest :math:`\lambda` with no switch (:func:`no_switch_cost`); per
+  method :math:`\lambda` = the :data:`QUANTILE` quantile over every window size pooled. These
+  are :data:`hclib.windows.segments.SWITCH_COST`.
+* **Measures** on the test half, at that :math:`\lambda`: a splice is *found* when every true
+  boundary has a segment boundary within one step of it (extra boundaries are counted
+  apart); a ``single`` text is *clean* when it has one segment. Targets: found in
+  >= 90 % of splices, clean in >= 95 % of single texts. Every window size and method is
+  reported, those that miss included.
+
+``python -m hclib.studies.rolling`` reruns it (about 10 minutes on one core) and writes
+``data/rolling_calibration.csv`` and ``data/rolling_splices.csv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from hclib.attribution.pipeline import attribute
+from hclib.texts.features import parse_features
+from hclib.windows.rolling import rolling, rolling_from, window_spans, window_texts
+from hclib.windows.segments import best_path, no_switch_cost, window_probabilities
+
+__all__ = ["CANDIDATES", "KNOWN_WORDS", "METHODS", "MIN_WORKS", "MIN_WORK_WORDS",
+           "PROBLEMS", "QUANTILE", "SEED", "TEXT_WORDS", "WINDOWS", "calibrate",
+           "federalist_joint", "load_calibration", "load_splices", "main", "run_study",
+           "splice_table"]
+
+SEED = 43
+MIN_WORKS = 4
+MIN_WORK_WORDS = 30_000
+CANDIDATES = 5
+KNOWN_WORDS = 30_000
+TEXT_WORDS = 24_000
+PROBLEMS = 30
+WINDOWS: tuple[int, ...] = (500, 1000, 2000, 5000)
+METHODS: tuple[str, ...] = ("fisher", "hc_dagger", "cosine_delta")
+QUANTILE = 0.975
+DATA = Path(__file__).parent / "data"
+CALIBRATION = DATA / "rolling_calibration.csv"
+SPLICES = DATA / "rolling_splices.csv"
+
+
+def _work_words(row: pd.Series) -> list[str]:
+    """The whitespace words of one manifest work (its sha256 checked)."""
+    from hclib.corpora import gutenberg
+
+    works = pd.DataFrame([row])
+    one = gutenberg.Collection(works=works, vocabulary=(), counts=np.zeros((1, 0)))
+    return gutenberg.read_text(one, str(row["doc_id"])).split()
+
+
+def _halves() -> tuple[pd.DataFrame, list[str], list[str]]:
+    from hclib.corpora import gutenberg
+
+    manifest = gutenberg.read_manifest()
+    long = manifest[manifest["n_words"] >= MIN_WORK_WORDS]
+    sizes = long.groupby("author").size()
+    authors = sorted(sizes[sizes >= MIN_WORKS].index)
+    rng = np.random.default_rng(SEED)
+    authors = list(rng.permutation(authors))
+    half = len(authors) // 2
+    return long, sorted(authors[:half]), sorted(authors[half:])
+
+
+def _problem(long: pd.DataFrame, authors: Sequence[str], rng: np.random.Generator
+             ) -> tuple[dict[str, list[str]], dict[str, tuple[list[str], list[int], str]]]:
+    """Known texts of the candidates and the texts read through (name → (words, true
+    boundaries, kind)); A and B are the first two candidates."""
+    cands = list(rng.choice(authors, size=CANDIDATES, replace=False))
+    known, third = {}, {}
+    for a in cands:
+        works = long[long["author"] == a]
+        pick = rng.choice(len(works), size=3, replace=False)
+        rows = [works.iloc[int(i)] for i in pick]
+        known[a] = [" ".join(_work_words(r)[1000:1000 + KNOWN_WORDS]) for r in rows[:2]]
+        if a in cands[:2]:
+            third[a] = _work_words(rows[2])[1000:]
+    a, b = cands[:2]
+    n = TEXT_WORDS
+    texts: dict[str, tuple[list[str], list[int], str]] = {
+        f"single {a}": (third[a][:n], [], "single"),
+        f"single {b}": (third[b][:n], [], "single")}
+    cut = int(rng.uniform(0.25, 0.75) * n)
+    texts["A-B"] = (third[a][:cut] + third[b][:n - cut], [cut], "A-B")
+    start, length = int(rng.uniform(0.15, 0.40) * n), int(rng.uniform(0.25, 0.50) * n)
+    texts["A-B-A"] = (third[a][:start] + third[b][:length] + third[a][start:n - length],
+                      [start, start + length], "A-B-A")
+    return known, texts
+
+
+def _score(known: dict[str, list[str]], texts: dict[str, tuple[list[str], list[int], str]],
+           method: str) -> list[dict[str, Any]]:
+    """Every text and window size in one attribution; per (text, window) the costs."""
+    feats = parse_features("words")
+    windows, spans_of = {}, {}
+    for name, (words, _, _) in texts.items():
+        tokens = feats.tokens(" ".join(words))
+        for w in WINDOWS:
+            spans = window_spans(len(tokens), w, w // 5)
+            names = [f"{name} | {w} | {i}" for i in range(len(spans))]
+            windows.update(zip(names, window_texts(tokens, spans, feats)))
+            spans_of[(name, w)] = (names, spans, len(tokens))
+    res = attribute(known, windows, method=method, progress=False, compare=False)
+    out = []
+    for (name, w), (names, spans, n_tokens) in spans_of.items():
+        out.append({"text": name, "window": w, "result": res, "names": names,
+                    "spans": spans, "n_tokens": n_tokens, "truth": texts[name][1],
+                    "kind": texts[name][2]})
+    return out
+
+
+def _costs(item: dict[str, Any]) -> np.ndarray:
+    v = item["result"].verdicts.loc[item["names"]]
+    q = window_probabilities(v["author"].tolist(), v["confidence"].to_numpy(),
+                             item["result"].candidates)
+    return -np.log(q)
+
+
+def calibrate(problems: int = PROBLEMS, progress: bool = True) -> pd.DataFrame:
+    """Per calibration text, window size and method: :func:`no_switch_cost`."""
+    long, train, _ = _halves()
+    rng = np.random.default_rng([SEED, 0])
+    rows = []
+    for p in tqdm(range(problems), desc="calibration", disable=not progress):
+        known, texts = _problem(long, train, rng)
+        single = {k: v for k, v in texts.items() if v[2] == "single"}
+        for method in METHODS:
+            for item in _score(known, single, method):
+                rows.append({"problem": p, "text": item["text"], "method": method,
+                             "window": item["window"],
+                             "no_switch_cost": no_switch_cost(_costs(item))})
+    return pd.DataFrame(rows)
+
+
+def switch_costs(calibration: pd.DataFrame) -> dict[str, float]:
+    """Per method, the :data:`QUANTILE` quantile of the calibration's no-switch costs."""
+    q = calibration.groupby("method")["no_switch_cost"].quantile(QUANTILE)
+    return {m: round(float(v), 2) for m, v in q.items()}
+
+
+def run_study(costs: dict[str, float], problems: int = PROBLEMS, progress: bool = True
+              ) -> pd.DataFrame:
+    """Per test text, window size and method: the segments found at the method's cost."""
+    long, _, test = _halves()
+    rng = np.random.default_rng([SEED, 1])
+    rows = []
+    for p in tqdm(range(problems), desc="splices", disable=not progress):
+        known, texts = _problem(long, test, rng)
+        for method in METHODS:
+            for item in _score(known, texts, method):
+                roll = rolling_from(item["result"], item["spans"], item["n_tokens"],
+                                    window=item["window"], step=item["window"] // 5,
+                                    names=item["names"], switch_cost=costs[method])
+                step = roll.step
+                found = roll.boundaries
+                hit = [any(abs(f - t) <= step for f in found) for t in item["truth"]]
+                rows.append({"problem": p, "text": item["text"], "kind": item["kind"],
+                             "method": method, "window": item["window"], "step": step,
+                             "switch_cost": costs[method],
+                             "truth": " ".join(map(str, item["truth"])),
+                             "found": " ".join(map(str, found)),
+                             "all_found": all(hit), "boundaries_found": sum(hit),
+                             "extra": len(found) - sum(hit),
+                             "segments": len(roll.segments)})
+    return pd.DataFrame(rows)
+
+
+def splice_table(splices: pd.DataFrame) -> pd.DataFrame:
+    """Per method and window: the share of splices with every boundary found within one
+    step (``found``), of single-author texts without a switch (``clean``), their counts, and
+    whether each meets its target (90 %, 95 %)."""
+    rows = []
+    for (method, w), g in splices.groupby(["method", "window"], sort=False):
+        sp, single = g[g["kind"] != "single"], g[g["kind"] == "single"]
+        rows.append({"method": method, "window": int(w), "step": int(g["step"].iloc[0]),
+                     "switch_cost": float(g["switch_cost"].iloc[0]),
+                     "found": float(sp["all_found"].mean()), "splices": len(sp),
+                     "found A-B": float(sp[sp["kind"] == "A-B"]["all_found"].mean()),
+                     "found A-B-A": float(sp[sp["kind"] == "A-B-A"]["all_found"].mean()),
+                     "extra per splice": float(sp["extra"].mean()),
+                     "clean": float((single["segments"] == 1).mean()),
+                     "single texts": len(single)})
+    out = pd.DataFrame(rows)
+    out["meets"] = (out["found"] >= 0.9) & (out["clean"] >= 0.95)
+    return out
+
+
+def load_calibration(path: str | Path = CALIBRATION) -> pd.DataFrame:
+    return pd.read_csv(path)
+
+
+def load_splices(path: str | Path = SPLICES) -> pd.DataFrame:
+    return pd.read_csv(path)
+
+
+def federalist_joint(window: int = 1000, step: int = 200, **options: Any) -> dict[str, Any]:
+    """Rolling over Nos. 18, 19 and 20 in order, and over a splice of known truth (No. 17,
+    Hamilton's, then No. 14, Madison's): the known texts are every other paper of Hamilton
+    and Madison. Returns ``{"joint": Rolling, "splice": Rolling, "splice_boundary": int,
+    "joint_starts": [first token of each paper]}``."""
+    from hclib.corpora.federalist import load_federalist
+
+    papers = load_federalist().set_index("doc_id")
+    held = {17, 14}
+    known = {a: [papers.loc[i, "text"] for i in papers.index
+                 if papers.loc[i, "author"] == a and i not in held]
+             for a in ("Hamilton", "Madison")}
+    feats = parse_features("words")
+    joint_tokens = [feats.tokens(papers.loc[i, "text"]) for i in (18, 19, 20)]
+    starts = list(np.cumsum([0] + [len(t) for t in joint_tokens[:-1]]))
+    joint = rolling(known, " ".join(" ".join(t) for t in joint_tokens), window=window,
+                    step=step, progress=False, **options)
+    first = feats.tokens(papers.loc[17, "text"])
+    splice = rolling(known, " ".join(first) + " " + papers.loc[14, "text"], window=window,
+                     step=step, progress=False, **options)
+    return {"joint": joint, "splice": splice, "splice_boundary": len(first),
+            "joint_starts": [int(s) for s in starts]}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m hclib.studies.rolling [--problems N]``: calibrate, then the splices."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problems", type=int, default=PROBLEMS)
+    args = parser.parse_args(argv)
+    cal = calibrate(args.problems)
+    cal.to_csv(CALIBRATION, index=False)
+    costs = switch_costs(cal)
+    print("switch costs:", costs)
+    splices = run_study(costs, args.problems)
+    splices.to_csv(SPLICES, index=False)
+    print(splice_table(splices).round(3).to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

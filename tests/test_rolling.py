@@ -1,0 +1,216 @@
+"""hclib.rolling: windows, the Viterbi segments, the result and the ``hclib rolling`` CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import hclib
+from hclib.windows import best_path, no_switch_cost, window_spans
+from hclib.windows.segments import SWITCH_COST, window_probabilities
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = [a + b for a in "abcdefgh" for b in "klmno"]  # 40 words of letters
+
+
+def _author(seed: int) -> np.ndarray:
+    p = np.random.default_rng(seed).dirichlet(np.full(len(WORDS), 0.7))
+    return p
+
+
+def _text(p: np.ndarray, n: int, rng: np.random.Generator) -> str:
+    return " ".join(rng.choice(WORDS, size=n, p=p))
+
+
+@pytest.fixture(scope="module")
+def problem():
+    rng = np.random.default_rng(7)
+    pa, pb, pc = _author(1), _author(2), _author(3)
+    known = {"A": [_text(pa, 2000, rng) for _ in range(3)],
+             "B": [_text(pb, 2000, rng) for _ in range(3)],
+             "C": [_text(pc, 2000, rng) for _ in range(3)]}
+    splice = _text(pa, 3000, rng) + " " + _text(pb, 2000, rng) + " " + _text(pa, 2000, rng)
+    single = _text(pc, 6000, rng)
+    return known, splice, single
+
+
+def test_window_spans_cover_the_text_and_reject_bad_sizes():
+    spans = window_spans(1050, 200, 100)
+    assert spans[0].tolist() == [0, 199] and spans[-1].tolist() == [850, 1049]
+    assert (spans[:, 1] - spans[:, 0] == 199).all() and (np.diff(spans[:, 0]) <= 100).all()
+    with pytest.raises(ValueError, match="larger than the text"):
+        window_spans(100, 200, 10)
+    with pytest.raises(ValueError, match="step"):
+        window_spans(1000, 200, 0)
+
+
+def test_best_path_is_the_exact_minimum():
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        cost = rng.exponential(size=(6, 3))
+        lam = float(rng.uniform(0, 3))
+
+        def total(path):
+            return cost[np.arange(6), path].sum() + lam * np.count_nonzero(np.diff(path))
+
+        best = min(total(np.array(p)) for p in itertools.product(range(3), repeat=6))
+        assert total(best_path(cost, lam)) == pytest.approx(best)
+
+
+def test_no_switch_cost_is_the_edge_of_the_half_line():
+    cost = -np.log(window_probabilities(list("AABBBA"), [0.9] * 6, ["A", "B"]))
+    lam = no_switch_cost(cost)
+    assert lam > 0
+    assert np.count_nonzero(np.diff(best_path(cost, lam + 0.01))) == 0
+    assert np.count_nonzero(np.diff(best_path(cost, lam - 0.01))) > 0
+
+
+def test_window_probabilities():
+    q = window_probabilities(["A", "<tie>"], [0.7, np.nan], ["A", "B", "C"])
+    assert q[0].tolist() == pytest.approx([0.7, 0.15, 0.15])
+    assert q[1].tolist() == pytest.approx([1 / 3] * 3)
+    assert np.allclose(q.sum(axis=1), 1)
+
+
+def test_rolling_finds_the_seams_of_a_splice(problem):
+    known, splice, _ = problem
+    r = hclib.rolling(known, splice, window=500, step=100, progress=False)
+    assert r.segments["author"].tolist() == ["A", "B", "A"]
+    for found, true in zip(r.boundaries, [3000, 5000]):
+        assert abs(found - true) <= r.step
+    assert r.segments["start"].iloc[0] == 0 and r.segments["end"].iloc[-1] == 6999
+    # segments tile the text
+    assert (r.segments["start"].iloc[1:].to_numpy()
+            == r.segments["end"].iloc[:-1].to_numpy() + 1).all()
+    assert r.verdict_line().startswith("3 segments")
+
+
+def test_rolling_single_author_has_one_segment(problem):
+    known, _, single = problem
+    r = hclib.rolling(known, single, window=500, step=100, progress=False)
+    assert len(r.segments) == 1 and r.segments["author"].iloc[0] == "C"
+    assert r.verdict_line().startswith("one author throughout: C")
+
+
+def test_rolling_reuses_attribute(problem):
+    known, splice, _ = problem
+    r = hclib.rolling(known, splice, window=1000, step=500, method="hc_dagger",
+                      progress=False)
+    tokens = splice.split()
+    texts = {f"x{i}": " ".join(tokens[a:b + 1]) for i, (a, b) in
+             enumerate(r.windows[["first", "last"]].to_numpy())}
+    ref = hclib.attribute(known, texts, method="hc_dagger", progress=False, compare=False)
+    assert np.allclose(r.table.to_numpy(), ref.table.to_numpy())
+    assert r.windows["author"].tolist() == ref.verdicts["author"].tolist()
+    assert np.allclose(r.windows["confidence"], ref.verdicts["confidence"])
+    first = r.windows["words"].iloc[0].split(", ")[0].split(" → ")[0]
+    assert first in set(ref.explain("x0").words["word"])
+
+
+def test_result_outputs(problem, tmp_path):
+    known, splice, _ = problem
+    r = hclib.rolling(known, splice, window=500, step=250, progress=False)
+    payload = json.loads(r.to_json())
+    assert [set(s) for s in payload["segments"]] == [{"author", "start", "end",
+                                                      "confidence"}] * len(r.segments)
+    assert payload["segments"][1]["start"] == r.boundaries[0]
+    assert set(payload["windows"][0]["discrepancy"]) == {"A", "B", "C"}
+    frame = r.to_frame()
+    assert {"first", "last", "author", "confidence", "discrepancy A"} <= set(frame.columns)
+    assert len(frame) == len(r.windows)
+    assert len(repr(r)) < 1000 and repr(r).startswith("<Rolling")
+    assert "<table" in r._repr_html_()
+    import matplotlib
+    matplotlib.use("Agg")
+    fig = r.plot()
+    fig.savefig(tmp_path / "r.png")
+    assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"window": 100_000}, "larger than the text"),
+    ({"step": 0}, "step"),
+    ({"window": 0}, "window"),
+    ({"switch_cost": -1.0}, "switch_cost")])
+def test_bad_input(problem, kwargs, match):
+    known, splice, _ = problem
+    with pytest.raises(ValueError, match=match):
+        hclib.rolling(known, splice, progress=False, **{"window": 500, **kwargs})
+
+
+def test_text_type_is_checked(problem):
+    with pytest.raises(TypeError, match="text"):
+        hclib.rolling(problem[0], 12, window=500)
+
+
+def _cli(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    return subprocess.run([sys.executable, "-m", "hclib", "rolling", *map(str, args)],
+                          capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def folders(problem, tmp_path_factory):
+    known, splice, _ = problem
+    root = tmp_path_factory.mktemp("rolling")
+    for a, texts in known.items():
+        (root / "known" / a).mkdir(parents=True)
+        for i, t in enumerate(texts):
+            (root / "known" / a / f"{i}.txt").write_text(t)
+    (root / "text.txt").write_text(splice)
+    return root
+
+
+def test_cli_text_json_csv_plot(folders):
+    out = _cli("known", "text.txt", "--window", 500, "--step", 100, "--plot", "r.png",
+               cwd=folders)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("3 segments") and max(map(len, lines)) <= 80
+    assert (folders / "r.png").stat().st_size > 1000
+    js = _cli("known", "text.txt", "--window", 500, "--json", cwd=folders)
+    assert [s["author"] for s in json.loads(js.stdout)["segments"]] == ["A", "B", "A"]
+    csv = _cli("known", "text.txt", "--window", 500, "--csv", cwd=folders)
+    from io import StringIO
+    frame = pd.read_csv(StringIO(csv.stdout), index_col=0)
+    assert len(frame) > 10 and "discrepancy B" in frame.columns
+
+
+@pytest.mark.parametrize("args, match", [(["--window", "99999"], "larger than the text"),
+                                         (["--step", "0"], "--step")])
+def test_cli_bad_input_one_line_exit_2(folders, args, match):
+    out = _cli("known", "text.txt", *args, cwd=folders)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and match in out.stderr
+
+
+def test_switch_cost_is_the_stored_calibration():
+    from hclib.studies import rolling as study
+    cal = study.load_calibration()
+    assert set(cal["method"]) == set(study.METHODS)
+    costs = study.switch_costs(cal)
+    for m, v in costs.items():
+        assert SWITCH_COST[m] == pytest.approx(v)
+    assert SWITCH_COST["default"] == pytest.approx(max(costs.values()))
+
+
+def test_stored_splice_table_is_consistent():
+    from hclib.studies import rolling as study
+    splices = study.load_splices()
+    table = study.splice_table(splices)
+    assert set(table["window"]) == set(study.WINDOWS)
+    assert set(table["method"]) == set(study.METHODS)
+    single = splices[splices["kind"] == "single"]
+    assert ((single["truth"].isna()) | (single["truth"].astype(str) == "")).all()
+    assert table["found"].between(0, 1).all() and table["clean"].between(0, 1).all()
+    # the switch cost used is the calibration's
+    costs = study.switch_costs(study.load_calibration())
+    assert all(table["switch_cost"] == table["method"].map(costs))
