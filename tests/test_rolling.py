@@ -37,7 +37,7 @@ def problem():
     known = {"A": [_text(pa, 2000, rng) for _ in range(3)],
              "B": [_text(pb, 2000, rng) for _ in range(3)],
              "C": [_text(pc, 2000, rng) for _ in range(3)]}
-    splice = _text(pa, 3000, rng) + " " + _text(pb, 2000, rng) + " " + _text(pa, 2000, rng)
+    splice = _text(pa, 4000, rng) + " " + _text(pb, 4000, rng) + " " + _text(pa, 3000, rng)
     single = _text(pc, 6000, rng)
     return known, splice, single
 
@@ -82,11 +82,11 @@ def test_window_probabilities():
 
 def test_rolling_finds_the_seams_of_a_splice(problem):
     known, splice, _ = problem
-    r = hclib.rolling(known, splice, window=500, step=100, progress=False)
+    r = hclib.rolling(known, splice, window=1000, step=200, progress=False)
     assert r.segments["author"].tolist() == ["A", "B", "A"]
-    for found, true in zip(r.boundaries, [3000, 5000]):
+    for found, true in zip(r.boundaries, [4000, 8000]):
         assert abs(found - true) <= r.step
-    assert r.segments["start"].iloc[0] == 0 and r.segments["end"].iloc[-1] == 6999
+    assert r.segments["start"].iloc[0] == 0 and r.segments["end"].iloc[-1] == 10999
     # segments tile the text
     assert (r.segments["start"].iloc[1:].to_numpy()
             == r.segments["end"].iloc[:-1].to_numpy() + 1).all()
@@ -95,7 +95,7 @@ def test_rolling_finds_the_seams_of_a_splice(problem):
 
 def test_rolling_single_author_has_one_segment(problem):
     known, _, single = problem
-    r = hclib.rolling(known, single, window=500, step=100, progress=False)
+    r = hclib.rolling(known, single, window=1000, step=200, progress=False)
     assert len(r.segments) == 1 and r.segments["author"].iloc[0] == "C"
     assert r.verdict_line().startswith("one author throughout: C")
 
@@ -117,7 +117,7 @@ def test_rolling_reuses_attribute(problem):
 
 def test_result_outputs(problem, tmp_path):
     known, splice, _ = problem
-    r = hclib.rolling(known, splice, window=500, step=250, progress=False)
+    r = hclib.rolling(known, splice, window=1000, step=200, progress=False)
     payload = json.loads(r.to_json())
     assert [set(s) for s in payload["segments"]] == [{"author", "start", "end",
                                                       "confidence"}] * len(r.segments)
@@ -170,15 +170,15 @@ def folders(problem, tmp_path_factory):
 
 
 def test_cli_text_json_csv_plot(folders):
-    out = _cli("known", "text.txt", "--window", 500, "--step", 100, "--plot", "r.png",
+    out = _cli("known", "text.txt", "--window", 1000, "--step", 200, "--plot", "r.png",
                cwd=folders)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("3 segments") and max(map(len, lines)) <= 80
     assert (folders / "r.png").stat().st_size > 1000
-    js = _cli("known", "text.txt", "--window", 500, "--json", cwd=folders)
+    js = _cli("known", "text.txt", "--window", 1000, "--json", cwd=folders)
     assert [s["author"] for s in json.loads(js.stdout)["segments"]] == ["A", "B", "A"]
-    csv = _cli("known", "text.txt", "--window", 500, "--csv", cwd=folders)
+    csv = _cli("known", "text.txt", "--window", 1000, "--csv", cwd=folders)
     from io import StringIO
     frame = pd.read_csv(StringIO(csv.stdout), index_col=0)
     assert len(frame) > 10 and "discrepancy B" in frame.columns
@@ -194,12 +194,16 @@ def test_cli_bad_input_one_line_exit_2(folders, args, match):
 
 def test_switch_cost_is_the_stored_calibration():
     from hclib.studies import rolling as study
+    from hclib.windows.segments import switch_cost
     cal = study.load_calibration()
     assert set(cal["method"]) == set(study.METHODS)
-    costs = study.switch_costs(cal)
-    for m, v in costs.items():
-        assert SWITCH_COST[m] == pytest.approx(v)
-    assert SWITCH_COST["default"] == pytest.approx(max(costs.values()))
+    for (m, w), v in study.switch_costs(cal).items():
+        assert SWITCH_COST[m][w] == pytest.approx(v)
+        assert switch_cost(m, w) == pytest.approx(v)
+    assert switch_cost("g2", 1000) == max(SWITCH_COST[m][1000] for m in study.METHODS)
+    # between the sizes: between their costs
+    low, high = sorted([SWITCH_COST["fisher"][2000], SWITCH_COST["fisher"][5000]])
+    assert low <= switch_cost("fisher", 3000) <= high
 
 
 def test_stored_splice_table_is_consistent():
@@ -211,6 +215,9 @@ def test_stored_splice_table_is_consistent():
     single = splices[splices["kind"] == "single"]
     assert ((single["truth"].isna()) | (single["truth"].astype(str) == "")).all()
     assert table["found"].between(0, 1).all() and table["clean"].between(0, 1).all()
-    # the switch cost used is the calibration's
-    costs = study.switch_costs(study.load_calibration())
-    assert all(table["switch_cost"] == table["method"].map(costs))
+    # the switch cost used is the calibration's, per variant
+    cal = study.load_calibration()
+    for variant, g in table.groupby("variant"):
+        costs = study.switch_costs(cal, variant)
+        assert [costs[(m, w)] for m, w in zip(g["method"], g["window"])] \
+            == g["switch_cost"].tolist()

@@ -32,7 +32,8 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import read_text
 
 from .result import Rolling
-from .segments import SWITCH_COST, best_path, segment_table, window_probabilities
+from .segments import best_path, segment_table, window_probabilities
+from .segments import switch_cost as default_cost
 
 __all__ = ["DEFAULT_STEP_SHARE", "DEFAULT_WINDOW", "rolling", "rolling_from",
            "window_spans", "window_texts"]
@@ -98,7 +99,8 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
         As for :func:`hclib.attribute` (default Fisher's combination on words).
     switch_cost
         :math:`\lambda` of the segments (:mod:`hclib.windows.segments`), in nats; default
-        :data:`~hclib.windows.segments.SWITCH_COST` of the method.
+        :data:`~hclib.windows.segments.SWITCH_COST` of the method at this window size
+        (calibrated with a step of a fifth of the window).
     words
         How many words of :math:`W^\dagger` to list per window (0: none).
     n_jobs, progress, options
@@ -135,8 +137,8 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
         raise ValueError(f"{len(names)} windows named for {len(spans)} spans")
     verdicts = result.verdicts.loc[names]
     cands = list(result.candidates)
-    lam = SWITCH_COST.get(result.method.name, SWITCH_COST["default"]) \
-        if switch_cost is None else float(switch_cost)
+    lam = default_cost(result.method.name, window) if switch_cost is None \
+        else float(switch_cost)
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"switch_cost must be a finite number >= 0, got {switch_cost!r}")
     q = window_probabilities(verdicts["author"].tolist(), verdicts["confidence"].to_numpy(),

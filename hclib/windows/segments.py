@@ -20,7 +20,10 @@ cost* in nats. It is set on single-author texts: :func:`no_switch_cost` gives, f
 the smallest :math:`\lambda` at which the path has no switch (the set of such :math:`\lambda`
 is a half-line, so bisection finds its end), and :data:`SWITCH_COST` is the
 97.5 % quantile of these over the unspliced Gutenberg texts of the calibration authors of
-:mod:`hclib.studies.rolling` (the authors of its test texts are others).
+:mod:`hclib.studies.rolling` (the authors of its test texts are others), per method and
+window size: the longer the window, the fewer windows and the surer each, so the smaller
+the cost that keeps a single-author text in one piece (44 nats at 500 tokens, 5 at 5,000
+for Fisher's method).
 
 A segment's ``confidence`` is the mean of :math:`q_t(a)` over its windows: the average
 estimated probability that a window of the segment is by its author.
@@ -33,14 +36,30 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SWITCH_COST", "best_path", "no_switch_cost", "segment_table",
+__all__ = ["SWITCH_COST", "best_path", "no_switch_cost", "segment_table", "switch_cost",
            "window_probabilities"]
 
-#: The switch cost :math:`\lambda` (nats) of :func:`hclib.rolling`, per method name; the
-#: value of ``"default"`` for any other method. Set by :mod:`hclib.studies.rolling` (the
-#: 97.5 % quantile of :func:`no_switch_cost` over unspliced texts of its calibration
-#: authors, every window size pooled; ``calibration.csv`` in :mod:`hclib.studies`' data).
-SWITCH_COST: dict[str, float] = {"default": 8.0}
+#: The switch cost :math:`\lambda` (nats) of :func:`hclib.rolling`: per method name, per
+#: window size (tokens, with a step of a fifth of the window). Set by
+#: :mod:`hclib.studies.rolling`: the 97.5 % quantile of :func:`no_switch_cost` over the
+#: unspliced texts of its calibration authors (``data/rolling_calibration.csv``);
+#: ``"default"`` (any other method) takes the largest of the methods at each size.
+SWITCH_COST: dict[str, dict[int, float]] = {
+    "fisher": {500: 44.18, 1000: 20.62, 2000: 17.16, 5000: 5.41},
+    "hc_dagger": {500: 26.29, 1000: 17.95, 2000: 18.62, 5000: 7.92},
+    "cosine_delta": {500: 53.37, 1000: 34.98, 2000: 23.13, 5000: 8.73},
+}
+SWITCH_COST["default"] = {w: max(c[w] for c in SWITCH_COST.values()) for w in
+                          SWITCH_COST["fisher"]}
+
+
+def switch_cost(method: str, window: int) -> float:
+    r""":data:`SWITCH_COST` of ``method`` (else ``"default"``) at ``window`` tokens: linear in
+    :math:`\log` window between the calibrated sizes, the nearest one outside them."""
+    table = SWITCH_COST.get(method, SWITCH_COST["default"])
+    sizes = np.array(sorted(table), dtype=float)
+    values = np.array([table[int(w)] for w in sizes])
+    return float(np.interp(np.log(window), np.log(sizes), values))
 
 
 def window_probabilities(authors: Sequence[Hashable], confidence: Sequence[float],
