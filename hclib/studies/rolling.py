@@ -54,7 +54,7 @@ from hclib.windows.segments import best_path, no_switch_cost, window_probabiliti
 
 __all__ = ["CANDIDATES", "KNOWN_WORDS", "METHODS", "MIN_WORKS", "MIN_WORK_WORDS",
            "PROBLEMS", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS", "WINDOWS", "calibrate",
-           "federalist_joint", "load_calibration", "load_splices", "main", "run_study",
+           "FEDERALIST_SPLICE", "federalist_joint", "load_calibration", "load_splices", "main", "run_study",
            "splice_table", "switch_costs"]
 
 SEED = 43
@@ -239,27 +239,38 @@ def load_splices(path: str | Path = SPLICES) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+#: The Federalist splice of known truth: Hamilton's papers, then Madison's (whole papers,
+#: in this order), those nearest in number to Nos. 18-20.
+FEDERALIST_SPLICE: tuple[tuple[int, ...], tuple[int, ...]] = ((15, 16, 17), (10, 14))
+
+
 def federalist_joint(window: int = 1000, step: int = 200, **options: Any) -> dict[str, Any]:
-    """Rolling over Nos. 18, 19 and 20 in order, and over a splice of known truth (No. 17,
-    Hamilton's, then No. 14, Madison's): the known texts are every other paper of Hamilton
-    and Madison. Returns ``{"joint": Rolling, "splice": Rolling, "splice_boundary": int,
-    "joint_starts": [first token of each paper]}``."""
+    """Rolling over Nos. 18, 19 and 20 in order, and over a splice of known truth
+    (:data:`FEDERALIST_SPLICE`: Hamilton's Nos. 15-17, then Madison's Nos. 10 and 14); the
+    known texts are every other paper of Hamilton and Madison (Jay's, the joint and the
+    disputed ones left out). Returns ``{"joint": Rolling, "splice": Rolling,
+    "splice_boundary": int, "joint_starts": [first token of each paper]}``."""
     from hclib.corpora.federalist import load_federalist
 
     papers = load_federalist().set_index("doc_id")
-    held = {17, 14}
+    held = set(FEDERALIST_SPLICE[0]) | set(FEDERALIST_SPLICE[1])
     known = {a: [papers.loc[i, "text"] for i in papers.index
                  if papers.loc[i, "author"] == a and i not in held]
              for a in ("Hamilton", "Madison")}
     feats = parse_features("words")
-    joint_tokens = [feats.tokens(papers.loc[i, "text"]) for i in (18, 19, 20)]
+
+    def joined(numbers: Sequence[int]) -> list[list[str]]:
+        return [feats.tokens(papers.loc[i, "text"]) for i in numbers]
+
+    joint_tokens = joined((18, 19, 20))
     starts = list(np.cumsum([0] + [len(t) for t in joint_tokens[:-1]]))
     joint = rolling(known, " ".join(" ".join(t) for t in joint_tokens), window=window,
                     step=step, progress=False, **options)
-    first = feats.tokens(papers.loc[17, "text"])
-    splice = rolling(known, " ".join(first) + " " + papers.loc[14, "text"], window=window,
+    first, second = (joined(part) for part in FEDERALIST_SPLICE)
+    splice = rolling(known, " ".join(" ".join(t) for t in first + second), window=window,
                      step=step, progress=False, **options)
-    return {"joint": joint, "splice": splice, "splice_boundary": len(first),
+    return {"joint": joint, "splice": splice,
+            "splice_boundary": int(sum(len(t) for t in first)),
             "joint_starts": [int(s) for s in starts]}
 
 
