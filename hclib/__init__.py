@@ -20,6 +20,7 @@ own layer and the layers below it (``tests/test_layers.py`` checks it):
 * :mod:`hclib.verification`: the verification tool (:func:`verify`: did this author write
   it? a P-value, a calibrated same-author probability and the words behind it; impostors;
   PAN's verification formats);
+* :mod:`hclib.mapping`: maps of texts (:func:`map`: distances, MDS, PCA, trees, consensus);
 * :mod:`hclib.windows`: one text read window by window (:func:`rolling`: which parts look
   like whose, and the segments);
 * :mod:`hclib.studies`: the book's studies and the paper's published numbers;
@@ -31,6 +32,7 @@ book's figure style). The names below are the everyday entry points.
 
 from hclib.attribution.pipeline import attribute
 from hclib.verification.verify import verify
+from hclib.mapping import TextMap, map  # noqa: A004 - hclib.map, a map of texts
 from hclib.windows.rolling import rolling
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.discrepancy import (
@@ -49,7 +51,8 @@ from importlib.metadata import PackageNotFoundError, version as _version
 #: The subpackages, one per layer, from the bottom up: a module imports only its own layer and
 #: those below it (``tests/test_layers.py``); the API reference is grouped in this order.
 LAYERS: tuple[str, ...] = ("formulas", "engine", "calibration", "downloads", "texts", "corpora",
-                           "attribution", "verification", "windows", "studies", "cli")
+                           "attribution", "verification", "mapping", "windows", "studies",
+                           "cli")
 
 try:
     __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
@@ -59,6 +62,7 @@ except PackageNotFoundError:  # pragma: no cover - imported from a checkout, nev
 __all__ = [
     "HCDiscrepancy",
     "HCResult",
+    "TextMap",
     "allocation_pvalues",
     "attribute",
     "binomial_two_sided_pvalues",
@@ -68,6 +72,7 @@ __all__ = [
     "discrepancy_matrix",
     "hc_discrepancy",
     "higher_criticism",
+    "map",
     "power_divergence",
     "rolling",
     "studies",

@@ -31,6 +31,8 @@ tables.
   Federalist (Jay's papers as outsiders), whole novels and PAN 2018.
 * :mod:`hclib.studies.open_set`: PAN 2018 problems with a third of the candidates held out
   as outsiders: macro-F1 of the closed-set answer against the rejections.
+* :mod:`hclib.studies.maps`: maps of the Federalist papers and of Gutenberg authors'
+  works (:func:`hclib.map`): distances, trees, the bootstrap consensus tree.
 * :mod:`hclib.studies.verification`: did this author write it? (chapter "Verification with
   HC"): verification problems from the Federalist papers, the Gutenberg collection and PAN
   2018, :func:`hclib.verify` against a General-Impostors baseline, PAN's measures, how much
@@ -39,6 +41,7 @@ tables.
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
                scores, short_texts, trust, verification)
+from . import maps  # maps of the collections (issue 43)
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
