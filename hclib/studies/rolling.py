@@ -50,12 +50,12 @@ from tqdm import tqdm
 from hclib.attribution.pipeline import attribute
 from hclib.texts.features import parse_features
 from hclib.windows.rolling import rolling, rolling_from, window_spans, window_texts
-from hclib.windows.segments import best_path, no_switch_cost, window_probabilities
+from hclib.windows.segments import no_switch_cost, window_probabilities
 
-__all__ = ["CANDIDATES", "KNOWN_WORDS", "METHODS", "MIN_WORKS", "MIN_WORK_WORDS",
-           "PROBLEMS", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS", "WINDOWS", "calibrate",
-           "FEDERALIST_SPLICE", "federalist_joint", "load_calibration", "load_splices", "main", "run_study",
-           "splice_table", "switch_costs"]
+__all__ = ["CANDIDATES", "FEDERALIST_SPLICE", "KNOWN_WORDS", "METHODS", "MIN_WORKS",
+           "MIN_WORK_WORDS", "PROBLEMS", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS",
+           "WINDOWS", "calibrate", "federalist_joint", "load_calibration", "load_splices",
+           "main", "run_study", "splice_example", "splice_table", "switch_costs"]
 
 SEED = 43
 MIN_WORKS = 4
@@ -207,6 +207,19 @@ def run_study(calibration: pd.DataFrame, problems: int = PROBLEMS, progress: boo
                              "extra": len(found) - sum(hit),
                              "segments": len(roll.segments)})
     return pd.DataFrame(rows)
+
+
+def splice_example(window: int = 2000, method: str = "fisher", kind: str = "A-B-A"
+                   ) -> tuple[Any, list[int], dict[str, list[str]], str]:
+    """The first test problem's ``kind`` text read by :func:`hclib.rolling` (the study's
+    setting: step a fifth of the window): ``(Rolling, true boundaries, known texts,
+    the text)``."""
+    long, _, test = _halves()
+    known, texts = _problem(long, test, np.random.default_rng([SEED, 1]))
+    words, truth, _ = texts[kind]
+    text = " ".join(words)
+    return (rolling(known, text, window=window, step=window // 5, method=method,
+                    progress=False), truth, known, text)
 
 
 def splice_table(splices: pd.DataFrame) -> pd.DataFrame:
