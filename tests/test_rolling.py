@@ -194,30 +194,43 @@ def test_cli_bad_input_one_line_exit_2(folders, args, match):
 
 def test_switch_cost_is_the_stored_calibration():
     from hclib.studies import rolling as study
-    from hclib.windows.segments import switch_cost
+    from hclib.windows.segments import COSTS, switch_cost
     cal = study.load_calibration()
-    assert set(cal["method"]) == set(study.METHODS)
-    for (m, w), v in study.switch_costs(cal).items():
-        assert SWITCH_COST[m][w] == pytest.approx(v)
-        assert switch_cost(m, w) == pytest.approx(v)
-    assert switch_cost("g2", 1000) == max(SWITCH_COST[m][1000] for m in study.METHODS)
+    assert set(cal["method"]) == set(study.METHODS) and set(cal["costs"]) == set(COSTS)
+    for (c, m, w), v in study.switch_costs(cal).items():
+        assert SWITCH_COST[c][m][w] == pytest.approx(v)
+        assert switch_cost(m, w, c) == pytest.approx(v)
+    for c in COSTS:
+        assert switch_cost("g2", 1000, c) == max(SWITCH_COST[c][m][1000] for m in study.METHODS)
     # between the sizes: between their costs
-    low, high = sorted([SWITCH_COST["fisher"][2000], SWITCH_COST["fisher"][5000]])
+    low, high = sorted([SWITCH_COST["confidence"]["fisher"][2000],
+                        SWITCH_COST["confidence"]["fisher"][5000]])
     assert low <= switch_cost("fisher", 3000) <= high
+    with pytest.raises(ValueError, match="costs"):
+        switch_cost("fisher", 1000, "nats")
+
+
+def test_default_costs_are_the_calibration_choice():
+    import inspect
+
+    from hclib.studies import rolling as study
+    chosen = study.chosen_costs(study.load_calibration_checks())
+    assert inspect.signature(hclib.rolling).parameters["costs"].default == chosen
 
 
 def test_stored_splice_table_is_consistent():
     from hclib.studies import rolling as study
-    splices = study.load_splices()
-    table = study.splice_table(splices)
-    assert set(table["window"]) == set(study.WINDOWS)
-    assert set(table["method"]) == set(study.METHODS)
-    single = splices[splices["kind"] == "single"]
-    assert ((single["truth"].isna()) | (single["truth"].astype(str) == "")).all()
-    assert table["found"].between(0, 1).all() and table["clean"].between(0, 1).all()
-    # the switch cost used is the calibration's, per variant
-    cal = study.load_calibration()
-    for variant, g in table.groupby("variant"):
-        costs = study.switch_costs(cal, variant)
-        assert [costs[(m, w)] for m, w in zip(g["method"], g["window"])] \
-            == g["switch_cost"].tolist()
+    for splices, cal in ((study.load_splices(), study.load_calibration()),
+                         (study.load_splices(study.SPLICES_RUN1),
+                          study.load_calibration(study.CALIBRATION_RUN1))):
+        table = study.splice_table(splices)
+        assert set(table["window"]) == set(study.WINDOWS)
+        single = splices[splices["kind"] == "single"]
+        assert single["truth"].isna().all() and (single["all_found"]).all()
+        assert table["found"].between(0, 1).all() and table["clean"].between(0, 1).all()
+        # the switch cost used is the calibration's, per variant
+        for variant, g in table.groupby("variant"):
+            costs = study.switch_costs(cal, variant)
+            assert [costs[(c, m, w)] for c, m, w in zip(g["costs"], g["method"],
+                                                        g["window"])] \
+                == g["switch_cost"].tolist()

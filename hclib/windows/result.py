@@ -63,6 +63,7 @@ class Rolling:
     switch_cost: float
     method: str
     features: str
+    costs: str = "confidence"
     attribution: Attribution | None = field(default=None, repr=False)
 
     # ---- reading it
@@ -107,8 +108,8 @@ class Rolling:
                  f"{len(self.windows)} windows of {self.window:,} tokens, step {self.step:,}, "
                  f"over {self.n_tokens:,} tokens; {len(self.candidates)} candidates; "
                  f"method {self.method} on {self.features}",
-                 f"segments: the penalised path with switch cost {self.switch_cost:.2f} nats "
-                 "(set on unspliced single-author texts)"]
+                 f"segments: the penalised path on {self.costs} costs with switch cost "
+                 f"{self.switch_cost:.2f} (set on unspliced single-author texts)"]
         if self.attribution is not None and self.attribution.accuracy.n:
             acc = self.attribution.accuracy
             lines.append("window confidence: the estimated probability that a window's "
@@ -135,7 +136,7 @@ class Rolling:
             windows.append(item)
         return {"method": self.method, "features": self.features, "window": self.window,
                 "step": self.step, "n_tokens": self.n_tokens,
-                "switch_cost": self.switch_cost,
+                "switch_cost": self.switch_cost, "costs": self.costs,
                 "candidates": [str(a) for a in self.candidates],
                 "summary": self.summary_lines(), "segments": segments, "windows": windows}
 

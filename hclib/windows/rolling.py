@@ -32,7 +32,7 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import read_text
 
 from .result import Rolling
-from .segments import best_path, segment_table, window_probabilities
+from .segments import best_path, segment_table, window_costs, window_probabilities
 from .segments import switch_cost as default_cost
 
 __all__ = ["DEFAULT_STEP_SHARE", "DEFAULT_WINDOW", "rolling", "rolling_from",
@@ -81,7 +81,8 @@ def _text_of(text: Any) -> str:
 
 def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | None = None,
             method: str | None = None, features: str | Features | None = None,
-            switch_cost: float | None = None, words: int = 5, n_jobs: int = 1,
+            switch_cost: float | None = None, costs: str = "confidence", words: int = 5,
+            n_jobs: int = 1,
             progress: bool | None = None, **options: Any) -> Rolling:
     r"""Attribute every window of ``text`` among the authors of ``known`` (module docstring).
 
@@ -101,6 +102,9 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
         :math:`\lambda` of the segments (:mod:`hclib.windows.segments`), in nats; default
         :data:`~hclib.windows.segments.SWITCH_COST` of the method at this window size
         (calibrated with a step of a fifth of the window).
+    costs
+        The per-window costs of the path (:data:`~hclib.windows.segments.COSTS`):
+        ``"confidence"`` (default) or ``"discrepancy"``.
     words
         How many words of :math:`W^\dagger` to list per window (0: none).
     n_jobs, progress, options
@@ -123,12 +127,13 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
                     method=method, features=feats, n_jobs=n_jobs, progress=progress,
                     compare=False, **options)
     return rolling_from(res, spans, len(tokens), window=window, step=int(step),
-                        switch_cost=switch_cost, words=words)
+                        switch_cost=switch_cost, costs=costs, words=words)
 
 
 def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, window: int,
                  step: int, names: Sequence[str] | None = None,
-                 switch_cost: float | None = None, words: int = 0) -> Rolling:
+                 switch_cost: float | None = None, costs: str = "confidence",
+                 words: int = 0) -> Rolling:
     """The :class:`Rolling` of windows already attributed: ``result`` holds them as its
     texts (or those of ``names``, in order), with the token ``spans`` of
     :func:`window_spans`. The splice study scores many texts in one attribution this way."""
@@ -137,16 +142,16 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
         raise ValueError(f"{len(names)} windows named for {len(spans)} spans")
     verdicts = result.verdicts.loc[names]
     cands = list(result.candidates)
-    lam = default_cost(result.method.name, window) if switch_cost is None \
+    lam = default_cost(result.method.name, window, costs) if switch_cost is None \
         else float(switch_cost)
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"switch_cost must be a finite number >= 0, got {switch_cost!r}")
     q = window_probabilities(verdicts["author"].tolist(), verdicts["confidence"].to_numpy(),
                              cands)
-    path = best_path(-np.log(q), lam)
+    table = result.table.loc[names]
+    path = best_path(window_costs(costs, q, table.to_numpy()), lam)
     first, last = spans[:, 0], spans[:, 1]
     segments = segment_table(path, q, first, last, cands, n_tokens)
-    table = result.table.loc[names]
     frame = pd.DataFrame({"first": first, "last": last}, index=pd.Index(names, name="window"))
     keep = ["author", "confidence", "margin", "runner_up", "tokens", "in_vocabulary", "status"]
     frame = frame.join(verdicts[[c for c in keep if c in verdicts]])
@@ -155,7 +160,7 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
         frame["words"] = [top_words(result, n, words) if status == "attributed" else ""
                           for n, status in zip(names, frame["status"])]
     return Rolling(windows=frame, table=table, segments=segments, candidates=cands,
-                   n_tokens=n_tokens, window=window, step=step, switch_cost=lam,
+                   n_tokens=n_tokens, window=window, step=step, switch_cost=lam, costs=costs,
                    method=result.method.label, features=str(result.features),
                    attribution=result)
 

@@ -22,8 +22,13 @@ is a half-line, so bisection finds its end), and :data:`SWITCH_COST` is the
 97.5 % quantile of these over the unspliced Gutenberg texts of the calibration authors of
 :mod:`hclib.studies.rolling` (the authors of its test texts are others), per method and
 window size: the longer the window, the fewer windows and the surer each, so the smaller
-the cost that keeps a single-author text in one piece (44 nats at 500 tokens, 5 at 5,000
+the cost that keeps a single-author text in one piece (30 nats at 500 tokens, 5 at 5,000
 for Fisher's method).
+
+Costs (:data:`COSTS`): the ``"confidence"`` costs above, the default, or ``"discrepancy"``
+costs, every candidate's discrepancy above the closest one's in units of the text's median
+gap between the two closest; the splice study found more seams with the first on its
+calibration authors, which decided the default.
 
 A segment's ``confidence`` is the mean of :math:`q_t(a)` over its windows: the average
 estimated probability that a window of the segment is by its author.
@@ -36,27 +41,41 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SWITCH_COST", "best_path", "no_switch_cost", "segment_table", "switch_cost",
-           "window_probabilities"]
+__all__ = ["COSTS", "SWITCH_COST", "best_path", "no_switch_cost", "segment_table",
+           "switch_cost", "window_costs", "window_probabilities"]
+
+#: The per-window costs of the path: ``"confidence"``, :math:`-\log q_t(a)` (module
+#: docstring), or ``"discrepancy"``, :math:`(D_{t,a} - \min_b D_{t,b}) / s`, the window's
+#: discrepancy to :math:`a` above the closest candidate's, in units of :math:`s`, the
+#: median over the text's windows of the gap between the closest two candidates.
+COSTS: tuple[str, ...] = ("confidence", "discrepancy")
 
 #: The switch cost :math:`\lambda` (nats) of :func:`hclib.rolling`: per method name, per
 #: window size (tokens, with a step of a fifth of the window). Set by
 #: :mod:`hclib.studies.rolling`: the 97.5 % quantile of :func:`no_switch_cost` over the
 #: unspliced texts of its calibration authors (``data/rolling_calibration.csv``);
 #: ``"default"`` (any other method) takes the largest of the methods at each size.
-SWITCH_COST: dict[str, dict[int, float]] = {
-    "fisher": {500: 44.18, 1000: 20.62, 2000: 17.16, 5000: 5.41},
-    "hc_dagger": {500: 26.29, 1000: 17.95, 2000: 18.62, 5000: 7.92},
-    "cosine_delta": {500: 53.37, 1000: 34.98, 2000: 23.13, 5000: 8.73},
+SWITCH_COST: dict[str, dict[str, dict[int, float]]] = {
+    "confidence": {
+        "fisher": {500: 30.32, 1000: 19.98, 2000: 17.72, 5000: 5.07},
+        "hc_dagger": {500: 24.74, 1000: 17.91, 2000: 12.19, 5000: 8.06},
+    },
+    "discrepancy": {
+        "fisher": {500: 86.16, 1000: 57.55, 2000: 54.64, 5000: 22.6},
+        "hc_dagger": {500: 78.54, 1000: 41.52, 2000: 17.69, 5000: 15.4},
+    },
 }
-SWITCH_COST["default"] = {w: max(c[w] for c in SWITCH_COST.values()) for w in
-                          SWITCH_COST["fisher"]}
+for _table in SWITCH_COST.values():
+    _table["default"] = {w: max(c[w] for c in _table.values()) for w in _table["fisher"]}
 
 
-def switch_cost(method: str, window: int) -> float:
-    r""":data:`SWITCH_COST` of ``method`` (else ``"default"``) at ``window`` tokens: linear in
-    :math:`\log` window between the calibrated sizes, the nearest one outside them."""
-    table = SWITCH_COST.get(method, SWITCH_COST["default"])
+def switch_cost(method: str, window: int, costs: str = "confidence") -> float:
+    r""":data:`SWITCH_COST` of ``method`` (else ``"default"``) at ``window`` tokens, for the
+    ``costs`` of :data:`COSTS`: linear in :math:`\log` window between the calibrated sizes,
+    the nearest one outside them."""
+    if costs not in COSTS:
+        raise ValueError(f"costs must be one of {list(COSTS)}, got {costs!r}")
+    table = SWITCH_COST[costs].get(method, SWITCH_COST[costs]["default"])
     sizes = np.array(sorted(table), dtype=float)
     values = np.array([table[int(w)] for w in sizes])
     return float(np.interp(np.log(window), np.log(sizes), values))
@@ -75,6 +94,26 @@ def window_probabilities(authors: Sequence[Hashable], confidence: Sequence[float
             q[t] = (1.0 - conf) / (c - 1)
             q[t, column[a]] = conf
     return q
+
+
+def window_costs(costs: str, q: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """(windows × candidates) costs of the path (:data:`COSTS`), from the probabilities
+    ``q`` of :func:`window_probabilities` or the discrepancy ``table``; a window without
+    a discrepancy (no item of the vocabulary) costs nothing."""
+    if costs == "confidence":
+        return -np.log(q)
+    if costs != "discrepancy":
+        raise ValueError(f"costs must be one of {list(COSTS)}, got {costs!r}")
+    d = np.asarray(table, dtype=np.float64)
+    ok = np.isfinite(d).all(axis=1)
+    out = np.zeros_like(d)
+    if not ok.any() or d.shape[1] < 2:
+        return out
+    above = d[ok] - d[ok].min(axis=1, keepdims=True)
+    gaps = np.sort(above, axis=1)[:, 1]
+    scale = float(np.median(gaps[gaps > 0])) if (gaps > 0).any() else 1.0
+    out[ok] = above / scale
+    return out
 
 
 def best_path(cost: np.ndarray, switch_cost: float) -> np.ndarray:
