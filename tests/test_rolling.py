@@ -234,3 +234,13 @@ def test_stored_splice_table_is_consistent():
             assert [costs[(c, m, w)] for c, m, w in zip(g["costs"], g["method"],
                                                         g["window"])] \
                 == g["switch_cost"].tolist()
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_help_wraps_to_the_terminal(columns, monkeypatch, capsys):
+    from hclib.cli.command import main
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit):
+        main(["rolling", "-h"])
+    out = capsys.readouterr().out
+    assert "--window" in out and max(map(len, out.splitlines())) <= columns

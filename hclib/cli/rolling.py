@@ -87,7 +87,10 @@ def render(result) -> str:
     lines += ["", f"{'first':>9} {'last':>9}  {'verdict':<28} {'conf':>5}  W† words"]
     for r in result.windows.itertuples():
         conf = "" if r.confidence != r.confidence else f"{r.confidence:.0%}"
+        head = f"{r.first:>9,} {r.last:>9,}  {shorten(str(r.author), 28):<28} {conf:>5}  "
         words = getattr(r, "words", "") or ""
-        lines.append(shorten(f"{r.first:>9,} {r.last:>9,}  {shorten(str(r.author), 28):<28} "
-                             f"{conf:>5}  {words}", WIDTH))
+        room = WIDTH - len(head)
+        if len(words) > room:  # whole words only, then an ellipsis
+            words = words[:room - 1].rsplit(", ", 1)[0] + " …"
+        lines.append(head + words)
     return "\n".join(line.rstrip() for line in lines)
