@@ -244,3 +244,22 @@ def test_help_wraps_to_the_terminal(columns, monkeypatch, capsys):
         main(["rolling", "-h"])
     out = capsys.readouterr().out
     assert "--window" in out and max(map(len, out.splitlines())) <= columns
+
+
+def test_seam_rates_are_the_stored_study():
+    from hclib.studies import rolling as study
+    from hclib.windows.segments import SEAM_RATES, seam_line
+    table = study.splice_table(study.load_splices())
+    table = table[table["variant"] == "per window"]
+    assert len(table) == len(SEAM_RATES)
+    for r in table.itertuples():
+        assert SEAM_RATES[(r.costs, r.method, r.window)] == (pytest.approx(r.found),
+                                                             pytest.approx(r.clean))
+    assert "32% of the seams" in seam_line("fisher", 4000)
+    assert "not measured" in seam_line("g2", 1000)
+
+
+def test_summary_says_how_far_segments_go(problem):
+    known, splice, _ = problem
+    r = hclib.rolling(known, splice, window=1000, step=200, progress=False)
+    assert any("of the seams within one step" in line for line in r.summary_lines())

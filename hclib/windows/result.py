@@ -20,6 +20,8 @@ import pandas as pd
 from hclib.attribution.render import shorten
 from hclib.attribution.result import Attribution
 
+from .segments import seam_line
+
 __all__ = ["Rolling"]
 
 #: Segments listed by ``repr`` (the rest are counted).
@@ -64,6 +66,7 @@ class Rolling:
     method: str
     features: str
     costs: str = "confidence"
+    method_name: str = ""
     attribution: Attribution | None = field(default=None, repr=False)
 
     # ---- reading it
@@ -109,7 +112,8 @@ class Rolling:
                  f"over {self.n_tokens:,} tokens; {len(self.candidates)} candidates; "
                  f"method {self.method} on {self.features}",
                  f"segments: the penalised path on {self.costs} costs with switch cost "
-                 f"{self.switch_cost:.2f} (set on unspliced single-author texts)"]
+                 f"{self.switch_cost:.2f} (set on unspliced single-author texts)",
+                 seam_line(self.method_name or self.method, self.window, self.costs)]
         if self.attribution is not None and self.attribution.accuracy.n:
             acc = self.attribution.accuracy
             lines.append("window confidence: the estimated probability that a window's "

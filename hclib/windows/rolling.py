@@ -161,6 +161,7 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
                           for n, status in zip(names, frame["status"])]
     return Rolling(windows=frame, table=table, segments=segments, candidates=cands,
                    n_tokens=n_tokens, window=window, step=step, switch_cost=lam, costs=costs,
-                   method=result.method.label, features=str(result.features),
+                   method=result.method.label, method_name=result.method.name,
+                   features=str(result.features),
                    attribution=result)
 
