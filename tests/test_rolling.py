@@ -97,7 +97,7 @@ def test_rolling_single_author_has_one_segment(problem):
     known, _, single = problem
     r = hclib.rolling(known, single, window=1000, step=200, progress=False)
     assert len(r.segments) == 1 and r.segments["author"].iloc[0] == "C"
-    assert r.verdict_line().startswith("one author throughout: C")
+    assert r.verdict_line().startswith("one segment, C throughout")
 
 
 def test_rolling_reuses_attribute(problem):

@@ -99,8 +99,8 @@ class Rolling:
         seg = self.segments
         if len(seg) == 1:
             row = seg.iloc[0]
-            return (f"one author throughout: {row.author} (mean window confidence "
-                    f"{row.confidence:.0%})")
+            return (f"one segment, {row.author} throughout (mean window confidence "
+                    f"{row.confidence:.0%}); a seam may be missed: see the segments line")
         parts = [f"{r.author} {r.start:,}–{r.end:,} ({r.confidence:.0%})"
                  for r in seg.itertuples()]
         return f"{len(seg)} segments: " + "; ".join(parts)
