@@ -34,6 +34,19 @@ The rule, fixed before any run (chapter "Maps and rolling windows"):
   the library's default costs are those with the higher share of calibration-half
   splices found (:func:`chosen_costs`), fixed before the test half is read. Every
   variant of both runs is in the stored tables.
+* **Third run: the switch cost set on the problem's own known texts** (fixed before it
+  ran). The tables above set :math:`\lambda` on other texts with 5 candidates, which fails
+  for other numbers of candidates (a single novel against 10 candidates came out in 15
+  segments). :func:`hclib.windows.rolling.loo_switch_cost` sets it on the user's own known
+  texts instead: :data:`~hclib.windows.rolling.CALIBRATION_TEXTS` of them (seeded sample)
+  read through window by window against the known texts without each, :math:`\lambda` the
+  smallest cost that keeps 97.5 % of them whole (with 6 texts: the largest of their
+  no-switch costs). No calibration half is needed, so the third run reads only the test
+  half: :data:`PROBLEMS_RUN3` problems (fewer, to keep it under 10 minutes beside the
+  extra leave-one-out attributions), the ``"confidence"`` costs (the library's default),
+  variants ``"own texts"`` (the library's default now) and ``"per window"`` (the second
+  run's table, on the same texts) side by side; written to ``data/rolling_splices_run3.csv``
+  by ``python -m hclib.studies.rolling --run3``. No other variant was tried in this run.
 * **Measures** on the test half, at that :math:`\lambda`: a splice is *found* when every true
   boundary has a segment boundary within one step of it (extra boundaries are counted
   apart); a ``single`` text is *clean* when it has one segment. Targets: found in
@@ -65,10 +78,10 @@ from hclib.windows.segments import (COSTS, best_path, no_switch_cost, segment_ta
                                     window_costs, window_probabilities)
 
 __all__ = ["CANDIDATES", "FEDERALIST_SPLICE", "KNOWN_WORDS", "METHODS", "MIN_WORKS",
-           "MIN_WORK_WORDS", "PROBLEMS", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS",
+           "MIN_WORK_WORDS", "PROBLEMS", "PROBLEMS_RUN3", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS",
            "WINDOWS", "calibrate", "chosen_costs", "federalist_joint", "load_calibration",
            "load_calibration_checks", "load_splices",
-           "main", "run_study", "splice_example", "splice_table", "switch_costs"]
+           "main", "run_own_texts", "run_study", "splice_example", "splice_table", "switch_costs"]
 
 SEED = 43
 MIN_WORKS = 4
@@ -77,6 +90,7 @@ CANDIDATES = 5
 KNOWN_WORDS = 30_000
 TEXT_WORDS = 24_000
 PROBLEMS = 20
+PROBLEMS_RUN3 = 10
 WINDOWS: tuple[int, ...] = (500, 1000, 2000, 5000)
 METHODS: tuple[str, ...] = ("fisher", "hc_dagger")
 QUANTILE = 0.975
@@ -85,6 +99,7 @@ CALIBRATION = DATA / "rolling_calibration.csv"
 SPLICES = DATA / "rolling_splices.csv"
 CALIBRATION_CHECKS = DATA / "rolling_calibration_splices.csv"
 SPLICES_RUN1 = DATA / "rolling_splices_run1.csv"
+SPLICES_RUN3 = DATA / "rolling_splices_run3.csv"
 CALIBRATION_RUN1 = DATA / "rolling_calibration_run1.csv"
 
 
@@ -256,6 +271,32 @@ def run_study(calibration: pd.DataFrame, problems: int = PROBLEMS, progress: boo
     return pd.DataFrame(rows)
 
 
+def run_own_texts(problems: int = PROBLEMS_RUN3, progress: bool = True) -> pd.DataFrame:
+    """The third run (module docstring): per test text, window size and method, the
+    segments at the switch cost set on the problem's own known texts (``"own texts"``) and
+    at the second run's table (``"per window"``), ``"confidence"`` costs."""
+    from hclib.windows.rolling import CALIBRATION_TEXTS, loo_cost_matrices
+    from hclib.windows.segments import kept_whole_cost, switch_cost
+
+    long, _, test = _halves()
+    rng = np.random.default_rng([SEED, 1])
+    rows = []
+    for p in tqdm(range(problems), desc="splices, run 3", disable=not progress):
+        known, texts = _problem(long, test, rng)
+        for method in METHODS:
+            own = loo_cost_matrices(known, [(w, w // 5) for w in WINDOWS], method=method,
+                                    texts=CALIBRATION_TEXTS, seed=p)
+            lam = {w: round(kept_whole_cost(own[w]), 2) for w in WINDOWS}
+            for item in _score(known, texts, method):
+                w = item["window"]
+                for variant, cost in (("own texts", lam[w]),
+                                      ("per window", switch_cost(method, w))):
+                    rows.append({"problem": p, "method": method, "variant": variant,
+                                 **_evaluate(item, "confidence", cost),
+                                 "texts_rolled": len(own[w])})
+    return pd.DataFrame(rows)
+
+
 def splice_example(window: int = 2000, method: str = "fisher", kind: str = "A-B-A"
                    ) -> tuple[Any, list[int], dict[str, list[str]], str]:
     """The first test problem's ``kind`` text read by :func:`hclib.rolling` (the study's
@@ -358,7 +399,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--problems", type=int, default=PROBLEMS)
     parser.add_argument("--reuse-calibration", action="store_true",
                         help="read the stored calibration instead of rerunning it")
+    parser.add_argument("--run3", action="store_true",
+                        help="the third run: switch cost set on each problem's known texts")
     args = parser.parse_args(argv)
+    if args.run3:
+        run3 = run_own_texts(args.problems if args.problems != PROBLEMS else PROBLEMS_RUN3)
+        run3.to_csv(SPLICES_RUN3, index=False)
+        print(splice_table(run3).round(3).to_string())
+        return 0
     if args.reuse_calibration:
         cal = load_calibration()
     else:

@@ -67,6 +67,7 @@ class Rolling:
     features: str
     costs: str = "confidence"
     method_name: str = ""
+    switch_cost_source: str = "given"
     attribution: Attribution | None = field(default=None, repr=False)
 
     # ---- reading it
@@ -112,7 +113,7 @@ class Rolling:
                  f"over {self.n_tokens:,} tokens; {len(self.candidates)} candidates; "
                  f"method {self.method} on {self.features}",
                  f"segments: the penalised path on {self.costs} costs with switch cost "
-                 f"{self.switch_cost:.2f} (set on unspliced single-author texts)",
+                 f"{self.switch_cost:.2f} ({self.switch_cost_source})",
                  seam_line(self.method_name or self.method, self.window, self.costs)]
         if self.attribution is not None and self.attribution.accuracy.n:
             acc = self.attribution.accuracy
@@ -141,6 +142,7 @@ class Rolling:
         return {"method": self.method, "features": self.features, "window": self.window,
                 "step": self.step, "n_tokens": self.n_tokens,
                 "switch_cost": self.switch_cost, "costs": self.costs,
+                "switch_cost_source": self.switch_cost_source,
                 "candidates": [str(a) for a in self.candidates],
                 "summary": self.summary_lines(), "segments": segments, "windows": windows}
 

@@ -29,19 +29,23 @@ from hclib.attribution.pipeline import attribute
 from hclib.attribution.render import top_words
 from hclib.attribution.result import Attribution
 from hclib.texts.features import Features, parse_features
-from hclib.texts.sources import read_text
+from hclib.texts.sources import known_texts, read_text
 
 from .result import Rolling
-from .segments import best_path, segment_table, window_costs, window_probabilities
+from .segments import (KEEP_WHOLE, best_path, kept_whole_cost, segment_table, window_costs,
+                       window_probabilities)
 from .segments import switch_cost as default_cost
 
-__all__ = ["DEFAULT_STEP_SHARE", "DEFAULT_WINDOW", "rolling", "rolling_from",
-           "window_spans", "window_texts"]
+__all__ = ["CALIBRATION_TEXTS", "DEFAULT_STEP_SHARE", "DEFAULT_WINDOW", "loo_cost_matrices",
+           "loo_switch_cost",
+           "rolling", "rolling_from", "window_spans", "window_texts"]
 
 #: The default window, in tokens (stylo's ``rolling.classify`` slices 5,000 words too).
 DEFAULT_WINDOW = 5000
 #: The default step is this share of the window (1,000 tokens for a 5,000-token window).
 DEFAULT_STEP_SHARE = 0.2
+#: Known texts rolled over leave-one-out to set the switch cost, at most (a seeded sample).
+CALIBRATION_TEXTS = 6
 #: Windows whose W† words are listed (``words=``) at most; beyond, the column is empty.
 _WORDS_UP_TO = 2000
 
@@ -79,10 +83,72 @@ def _text_of(text: Any) -> str:
                     f"got {type(text).__name__}")
 
 
+def loo_switch_cost(known: Any, *, window: int, step: int, method: str | None = None,
+                    features: str | Features | None = None, costs: str = "confidence",
+                    texts: int = CALIBRATION_TEXTS, keep: float = KEEP_WHOLE, seed: int = 0,
+                    n_jobs: int = 1, **options: Any) -> tuple[float | None, int]:
+    r"""The switch cost :math:`\lambda` set on the user's own known texts, single-author
+    texts: each known text long enough for two windows (at most ``texts`` of them, a sample
+    seeded by ``seed``) is read through window by window against the known texts without it
+    (its author keeps the others; a text whose author has no other is skipped), and
+    :math:`\lambda` is the smallest cost that keeps a share ``keep`` of them in one segment
+    (:func:`~hclib.windows.segments.kept_whole_cost`). So it adapts to the candidates, the
+    method and the window. Returns ``(lambda, texts rolled)``, ``(None, 0)`` when no known
+    text qualifies."""
+    found = loo_cost_matrices(known, [(window, step)], method=method, features=features,
+                              costs=costs, texts=texts, seed=seed, n_jobs=n_jobs, **options)
+    matrices = found[window]
+    return (kept_whole_cost(matrices, keep), len(matrices)) if matrices else (None, 0)
+
+
+def loo_cost_matrices(known: Any, sizes: Sequence[tuple[int, int]], *,
+                      method: str | None = None, features: str | Features | None = None,
+                      costs: str = "confidence", texts: int = CALIBRATION_TEXTS,
+                      seed: int = 0, n_jobs: int = 1, **options: Any
+                      ) -> dict[int, list[np.ndarray]]:
+    """Per window size of ``sizes`` ((window, step) pairs): the cost matrices of the known
+    texts read through leave-one-out (:func:`loo_switch_cost`), every size of one text in one
+    attribution. A text qualifies when it is long enough for two windows of the largest
+    size."""
+    feats = parse_features("words" if features is None else features)
+    kn = known_texts(known)
+    count: dict[Hashable, int] = {}
+    for a in kn.authors:
+        count[a] = count.get(a, 0) + 1
+    need = max(w + s for w, s in sizes)
+    usable = [i for i, (t, a) in enumerate(zip(kn.texts, kn.authors))
+              if count[a] >= 2 and len(feats.tokens(t)) >= need]
+    out: dict[int, list[np.ndarray]] = {w: [] for w, _ in sizes}
+    if not usable:
+        return out
+    rng = np.random.default_rng(seed)
+    chosen = sorted(rng.choice(usable, size=min(texts, len(usable)), replace=False).tolist())
+    for i in chosen:
+        tokens = feats.tokens(kn.texts[i])
+        named, spans_of = {}, {}
+        for w, s in sizes:
+            spans = window_spans(len(tokens), w, s)
+            names = [f"{w} | {k}" for k in range(len(spans))]
+            named.update(zip(names, window_texts(tokens, spans, feats)))
+            spans_of[w] = names
+        rest: dict[Hashable, list[str]] = {}
+        for j, (t, a) in enumerate(zip(kn.texts, kn.authors)):
+            if j != i:
+                rest.setdefault(a, []).append(t)
+        res = attribute(rest, named, method=method, features=feats, n_jobs=n_jobs,
+                        progress=False, compare=False, **options)
+        for w, names in spans_of.items():
+            v = res.verdicts.loc[names]
+            q = window_probabilities(v["author"].tolist(), v["confidence"].to_numpy(),
+                                     list(res.candidates))
+            out[w].append(window_costs(costs, q, res.table.loc[names].to_numpy()))
+    return out
+
+
 def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | None = None,
             method: str | None = None, features: str | Features | None = None,
             switch_cost: float | None = None, costs: str = "confidence", words: int = 5,
-            n_jobs: int = 1,
+            calibration_texts: int = CALIBRATION_TEXTS, n_jobs: int = 1,
             progress: bool | None = None, **options: Any) -> Rolling:
     r"""Attribute every window of ``text`` among the authors of ``known`` (module docstring).
 
@@ -100,8 +166,11 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
         As for :func:`hclib.attribute` (default Fisher's combination on words).
     switch_cost
         :math:`\lambda` of the segments (:mod:`hclib.windows.segments`), in nats; default
+        :func:`loo_switch_cost`, set on the known texts themselves (at most
+        ``calibration_texts`` of them rolled over, leave-one-out); when none is long enough
+        for two windows (or ``calibration_texts=0``), the fixed table
         :data:`~hclib.windows.segments.SWITCH_COST` of the method at this window size
-        (calibrated with a step of a fifth of the window).
+        (calibrated on Gutenberg texts with 5 candidates), and the result says so.
     costs
         The per-window costs of the path (:data:`~hclib.windows.segments.COSTS`):
         ``"confidence"`` (default) or ``"discrepancy"``.
@@ -126,14 +195,29 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
     res = attribute(known, dict(zip(names, window_texts(tokens, spans, feats))),
                     method=method, features=feats, n_jobs=n_jobs, progress=progress,
                     compare=False, **options)
+    source = "given"
+    if switch_cost is None:
+        texts = 0 if calibration_texts == 0 else \
+            check_positive_int(calibration_texts, "calibration_texts")
+        lam, rolled = (None, 0) if texts == 0 else loo_switch_cost(
+            known, window=window, step=int(step), method=res.method.name, features=feats,
+            costs=costs, texts=texts, n_jobs=n_jobs, **options)
+        if lam is None:
+            source = ("fixed table (5-candidate Gutenberg texts): no known text is long "
+                      "enough for two windows")
+        else:
+            switch_cost = lam
+            source = (f"set on {rolled} of the known texts read through leave-one-out, "
+                      f"{KEEP_WHOLE:.1%} kept whole")
     return rolling_from(res, spans, len(tokens), window=window, step=int(step),
-                        switch_cost=switch_cost, costs=costs, words=words)
+                        switch_cost=switch_cost, costs=costs, words=words,
+                        switch_cost_source=source)
 
 
 def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, window: int,
                  step: int, names: Sequence[str] | None = None,
                  switch_cost: float | None = None, costs: str = "confidence",
-                 words: int = 0) -> Rolling:
+                 words: int = 0, switch_cost_source: str | None = None) -> Rolling:
     """The :class:`Rolling` of windows already attributed: ``result`` holds them as its
     texts (or those of ``names``, in order), with the token ``spans`` of
     :func:`window_spans`. The splice study scores many texts in one attribution this way."""
@@ -144,6 +228,9 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
     cands = list(result.candidates)
     lam = default_cost(result.method.name, window, costs) if switch_cost is None \
         else float(switch_cost)
+    if switch_cost_source is None:
+        switch_cost_source = "fixed table (5-candidate Gutenberg texts)" \
+            if switch_cost is None else "given"
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"switch_cost must be a finite number >= 0, got {switch_cost!r}")
     q = window_probabilities(verdicts["author"].tolist(), verdicts["confidence"].to_numpy(),
@@ -161,6 +248,7 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
                           for n, status in zip(names, frame["status"])]
     return Rolling(windows=frame, table=table, segments=segments, candidates=cands,
                    n_tokens=n_tokens, window=window, step=step, switch_cost=lam, costs=costs,
+                   switch_cost_source=switch_cost_source,
                    method=result.method.label, method_name=result.method.name,
                    features=str(result.features),
                    attribution=result)

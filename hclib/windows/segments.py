@@ -41,7 +41,8 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["COSTS", "SEAM_RATES", "SWITCH_COST", "best_path", "no_switch_cost",
+__all__ = ["COSTS", "KEEP_WHOLE", "SEAM_RATES", "SWITCH_COST", "best_path",
+           "kept_whole_cost", "no_switch_cost",
            "seam_line", "segment_table", "switch_cost", "window_costs",
            "window_probabilities"]
 
@@ -107,6 +108,21 @@ def seam_line(method: str, window: int, costs: str = "confidence") -> str:
             f"setting found {found:.0%} of the seams within one step and kept "
             f"{clean:.0%} of single-author texts in one segment: a missing boundary is "
             "weak evidence of one author")
+
+
+#: The share of the user's own (single-author) known texts that the calibrated switch cost
+#: keeps in one segment when each is rolled over leave-one-out (:func:`kept_whole_cost`).
+KEEP_WHOLE = 0.975
+
+
+def kept_whole_cost(costs: Sequence[np.ndarray], keep: float = KEEP_WHOLE) -> float:
+    r"""The smallest :math:`\lambda` that keeps a share ``keep`` of single-author texts whole:
+    the ``keep`` quantile (inverted CDF: with fewer than 40 texts at 97.5 %, the largest) of
+    their :func:`no_switch_cost`, one (windows × candidates) cost matrix per text."""
+    if not costs:
+        raise ValueError("costs must hold at least one text's cost matrix")
+    values = [no_switch_cost(c) for c in costs]
+    return float(np.quantile(values, keep, method="inverted_cdf"))
 
 
 def switch_cost(method: str, window: int, costs: str = "confidence") -> float:
