@@ -263,3 +263,49 @@ def test_summary_says_how_far_segments_go(problem):
     known, splice, _ = problem
     r = hclib.rolling(known, splice, window=1000, step=200, progress=False)
     assert any("of the seams within one step" in line for line in r.summary_lines())
+
+
+def _ten_candidates(closeness: float):
+    """10 synthetic authors (each one's word probabilities mixed with a shared profile by
+    ``closeness``: the larger, the harder to tell apart), three 3,000-word known texts each."""
+    rng = np.random.default_rng(11)
+    shared = _author(200)
+    ps = [closeness * shared + (1 - closeness) * _author(300 + i) for i in range(10)]
+    known = {f"A{i}": [_text(p, 3000, rng) for _ in range(3)] for i, p in enumerate(ps)}
+    return known, ps, rng
+
+
+def test_switch_cost_set_on_own_texts_keeps_a_single_author_whole_with_10_candidates():
+    known, ps, rng = _ten_candidates(0.95)
+    single = _text(ps[4], 8000, rng)
+    r = hclib.rolling(known, single, window=500, step=100, progress=False)
+    assert "leave-one-out" in r.switch_cost_source and r.switch_cost > 0
+    free = hclib.rolling(known, single, window=500, step=100, progress=False, switch_cost=0)
+    assert len(free.segments) > 1  # the windows alone do switch: the cost is what keeps it
+    assert "leave-one-out" in r.summary_lines()[2]
+    assert len(r.segments) == 1 and r.segments["author"].iloc[0] == "A4"
+    fixed = hclib.rolling(known, single, window=500, step=100, progress=False,
+                          calibration_texts=0)
+    assert "fixed table" in fixed.switch_cost_source
+
+
+def test_switch_cost_set_on_own_texts_finds_a_strong_splice():
+    known, ps, rng = _ten_candidates(0.0)
+    splice = _text(ps[1], 3000, rng) + " " + _text(ps[7], 3000, rng)
+    r = hclib.rolling(known, splice, window=500, step=100, progress=False)
+    assert r.segments["author"].tolist() == ["A1", "A7"]
+    assert abs(r.boundaries[0] - 3000) <= 100
+
+
+def test_switch_cost_falls_back_to_the_table_when_known_texts_are_short():
+    from hclib.windows.rolling import loo_switch_cost
+    from hclib.windows.segments import kept_whole_cost
+    known, ps, rng = _ten_candidates(0.0)
+    assert loo_switch_cost(known, window=3000, step=600) == (None, 0)
+    r = hclib.rolling(known, _text(ps[0], 4000, rng), window=3000, step=600, progress=False)
+    assert "fixed table" in r.switch_cost_source and "long enough" in r.switch_cost_source
+    # the kept-whole cost is the largest no-switch cost of few texts, a quantile of many
+    costs = [np.array([[0.0, 5.0], [5.0, 0.0]]), np.array([[0.0, 1.0], [0.0, 1.0]])]
+    assert kept_whole_cost(costs) == pytest.approx(no_switch_cost(costs[0]), abs=1e-3)
+    with pytest.raises(ValueError, match="costs"):
+        kept_whole_cost([])
