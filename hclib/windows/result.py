@@ -114,7 +114,8 @@ class Rolling:
                  f"method {self.method} on {self.features}",
                  f"segments: the penalised path on {self.costs} costs with switch cost "
                  f"{self.switch_cost:.2f} ({self.switch_cost_source})",
-                 seam_line(self.method_name or self.method, self.window, self.costs)]
+                 seam_line(self.method_name or self.method, self.window, self.costs,
+                           own=self.switch_cost_source.startswith("set on"))]
         if self.attribution is not None and self.attribution.accuracy.n:
             acc = self.attribution.accuracy
             lines.append("window confidence: the estimated probability that a window's "

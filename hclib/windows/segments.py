@@ -41,7 +41,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["COSTS", "KEEP_WHOLE", "SEAM_RATES", "SWITCH_COST", "best_path",
+__all__ = ["COSTS", "KEEP_WHOLE", "SEAM_RATES", "SEAM_RATES_TABLE", "SWITCH_COST", "best_path",
            "kept_whole_cost", "no_switch_cost",
            "seam_line", "segment_table", "switch_cost", "window_costs",
            "window_probabilities"]
@@ -71,11 +71,18 @@ for _table in SWITCH_COST.values():
     _table["default"] = {w: max(c[w] for c in _table.values()) for w in _table["fisher"]}
 
 
-#: What the segments are worth, measured by :mod:`hclib.studies.rolling` on its test
-#: authors (Gutenberg splices, 5 candidates, 24,000-word texts, per-window switch cost):
-#: (costs, method, window) → (share of splices whose every seam was found within one
-#: step, share of single-author texts kept in one segment); 40 of each per cell.
+#: What the segments are worth with the switch cost set on the known texts (the default,
+#: :func:`hclib.windows.rolling.loo_switch_cost`), measured by the third run of
+#: :mod:`hclib.studies.rolling` on its test authors (Gutenberg splices, 5 candidates,
+#: 24,000-word texts, ``"confidence"`` costs): (costs, method, window) → (share of splices
+#: whose every seam was found within one step, share of single-author texts kept in one
+#: segment); 20 of each per cell.
 SEAM_RATES: dict[tuple[str, str, int], tuple[float, float]] = {
+SEAM_RATES_HERE}
+
+#: The same with the fixed table :data:`SWITCH_COST` (the fallback), measured by the second
+#: run (40 of each per cell).
+SEAM_RATES_TABLE: dict[tuple[str, str, int], tuple[float, float]] = {
     ("confidence", "fisher", 500): (0.1, 0.95),
     ("confidence", "fisher", 1000): (0.175, 0.95),
     ("confidence", "fisher", 2000): (0.275, 0.975),
@@ -95,34 +102,22 @@ SEAM_RATES: dict[tuple[str, str, int], tuple[float, float]] = {
 }
 
 
-def seam_line(method: str, window: int, costs: str = "confidence") -> str:
-    """One line on what :data:`SEAM_RATES` says of this setting (the nearest window size
-    measured, in log scale), or that it was not measured."""
-    sizes = sorted({w for c, m, w in SEAM_RATES if (c, m) == (costs, method)})
+def seam_line(method: str, window: int, costs: str = "confidence", own: bool = True) -> str:
+    """One line on what :data:`SEAM_RATES` (``own``: the switch cost set on the known texts)
+    or :data:`SEAM_RATES_TABLE` (the fixed table) says of this setting (the nearest window
+    size measured, in log scale), or that it was not measured."""
+    rates = SEAM_RATES if own else SEAM_RATES_TABLE
+    sizes = sorted({w for c, m, w in rates if (c, m) == (costs, method)})
     if not sizes:
-        return (f"segments: not measured for method {method!r}; on Gutenberg splices the "
-                "measured methods found at most a third of the seams")
+        return (f"segments: not measured for method {method!r} with {costs} costs; on "
+                "Gutenberg splices the measured settings found at most "
+                f"{max(f for f, _ in rates.values()):.0%} of the seams")
     near = min(sizes, key=lambda w: abs(np.log(w / window)))
-    found, clean = SEAM_RATES[(costs, method, near)]
+    found, clean = rates[(costs, method, near)]
     return (f"segments: on Gutenberg splices ({near:,}-token windows, 5 candidates) this "
             f"setting found {found:.0%} of the seams within one step and kept "
             f"{clean:.0%} of single-author texts in one segment: a missing boundary is "
             "weak evidence of one author")
-
-
-#: The share of the user's own (single-author) known texts that the calibrated switch cost
-#: keeps in one segment when each is rolled over leave-one-out (:func:`kept_whole_cost`).
-KEEP_WHOLE = 0.975
-
-
-def kept_whole_cost(costs: Sequence[np.ndarray], keep: float = KEEP_WHOLE) -> float:
-    r"""The smallest :math:`\lambda` that keeps a share ``keep`` of single-author texts whole:
-    the ``keep`` quantile (inverted CDF: with fewer than 40 texts at 97.5 %, the largest) of
-    their :func:`no_switch_cost`, one (windows × candidates) cost matrix per text."""
-    if not costs:
-        raise ValueError("costs must hold at least one text's cost matrix")
-    values = [no_switch_cost(c) for c in costs]
-    return float(np.quantile(values, keep, method="inverted_cdf"))
 
 
 def switch_cost(method: str, window: int, costs: str = "confidence") -> float:
