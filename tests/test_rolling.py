@@ -248,15 +248,20 @@ def test_help_wraps_to_the_terminal(columns, monkeypatch, capsys):
 
 def test_seam_rates_are_the_stored_study():
     from hclib.studies import rolling as study
-    from hclib.windows.segments import SEAM_RATES, seam_line
-    table = study.splice_table(study.load_splices())
-    table = table[table["variant"] == "per window"]
-    assert len(table) == len(SEAM_RATES)
-    for r in table.itertuples():
-        assert SEAM_RATES[(r.costs, r.method, r.window)] == (pytest.approx(r.found),
-                                                             pytest.approx(r.clean))
-    assert "32% of the seams" in seam_line("fisher", 4000)
+    from hclib.windows.segments import SEAM_RATES, SEAM_RATES_TABLE, seam_line
+    for rates, path, variant in ((SEAM_RATES_TABLE, study.SPLICES, "per window"),
+                                 (SEAM_RATES, study.SPLICES_RUN3, "own texts")):
+        table = study.splice_table(study.load_splices(path))
+        table = table[table["variant"] == variant]
+        assert len(table) == len(rates)
+        for r in table.itertuples():
+            assert rates[(r.costs, r.method, r.window)] == (pytest.approx(r.found),
+                                                            pytest.approx(r.clean))
+    assert "32% of the seams" in seam_line("fisher", 4000, own=False)
+    found = SEAM_RATES[("confidence", "fisher", 5000)][0]
+    assert f"{found:.0%} of the seams" in seam_line("fisher", 4000)
     assert "not measured" in seam_line("g2", 1000)
+    assert "not measured" in seam_line("fisher", 1000, "discrepancy")
 
 
 def test_summary_says_how_far_segments_go(problem):

@@ -78,7 +78,15 @@ for _table in SWITCH_COST.values():
 #: whose every seam was found within one step, share of single-author texts kept in one
 #: segment); 20 of each per cell.
 SEAM_RATES: dict[tuple[str, str, int], tuple[float, float]] = {
-SEAM_RATES_HERE}
+    ("confidence", "fisher", 500): (0.05, 0.9),
+    ("confidence", "fisher", 1000): (0.05, 0.9),
+    ("confidence", "fisher", 2000): (0.25, 0.9),
+    ("confidence", "fisher", 5000): (0.3, 0.85),
+    ("confidence", "hc_dagger", 500): (0.1, 1.0),
+    ("confidence", "hc_dagger", 1000): (0.05, 1.0),
+    ("confidence", "hc_dagger", 2000): (0.2, 0.95),
+    ("confidence", "hc_dagger", 5000): (0.25, 0.85),
+}
 
 #: The same with the fixed table :data:`SWITCH_COST` (the fallback), measured by the second
 #: run (40 of each per cell).
@@ -118,6 +126,21 @@ def seam_line(method: str, window: int, costs: str = "confidence", own: bool = T
             f"setting found {found:.0%} of the seams within one step and kept "
             f"{clean:.0%} of single-author texts in one segment: a missing boundary is "
             "weak evidence of one author")
+
+
+#: The share of the user's own (single-author) known texts that the calibrated switch cost
+#: keeps in one segment when each is rolled over leave-one-out (:func:`kept_whole_cost`).
+KEEP_WHOLE = 0.975
+
+
+def kept_whole_cost(costs: Sequence[np.ndarray], keep: float = KEEP_WHOLE) -> float:
+    r"""The smallest :math:`\lambda` that keeps a share ``keep`` of single-author texts whole:
+    the ``keep`` quantile (inverted CDF: with fewer than 40 texts at 97.5 %, the largest) of
+    their :func:`no_switch_cost`, one (windows × candidates) cost matrix per text."""
+    if not costs:
+        raise ValueError("costs must hold at least one text's cost matrix")
+    values = [no_switch_cost(c) for c in costs]
+    return float(np.quantile(values, keep, method="inverted_cdf"))
 
 
 def switch_cost(method: str, window: int, costs: str = "confidence") -> float:
