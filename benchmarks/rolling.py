@@ -6,7 +6,10 @@ Real texts of the project's Gutenberg collection: 10 candidates, each known by t
 other work of one candidate. ``hclib.rolling`` with 5,000-word windows and a 1,000-word
 step (196 windows), the default method, timed once each with ``n_jobs`` = 1 and 2 (the
 engine's threads) and with the W† words of every window; and ``hclib.attribute`` on the same
-windows (what the rolling adds to it). Prints the times and their ratios, measured in one run.
+windows (what the rolling adds to it). Prints the times and their ratios, measured in one run,
+and the segments of this single-author novel: with the switch cost set on the known texts
+(the default; its leave-one-out rolling is part of the times) and with the fixed 5-candidate
+table (``calibration_texts=0``), which cut it into 15 segments.
 Run as ``python benchmarks/rolling.py``.
 """
 
@@ -64,7 +67,12 @@ def main() -> int:
     hclib.attribute(known, dict(enumerate(window_texts(tokens, spans, feats))), n_jobs=2,
                     progress=False, compare=False)
     times["hclib.attribute on the same windows, n_jobs=2"] = time.perf_counter() - start
-    print(f"\n{len(res.windows)} windows; {res.verdict_line()}\n")
+    table = hclib.rolling(known, text, window=WINDOW, step=STEP, progress=False, n_jobs=2,
+                          words=0, calibration_texts=0)
+    print(f"\n{len(res.windows)} windows; {res.verdict_line()}")
+    print(f"segments of the single-author novel: {len(res.segments)} with the switch cost "
+          f"{res.switch_cost:.2f} {res.switch_cost_source}; {len(table.segments)} with the "
+          f"fixed table's {table.switch_cost:.2f}\n")
     print("| call | seconds | / rolling n_jobs=2 |\n|---|---:|---:|")
     base = times["rolling, n_jobs=2"]
     for label, t in times.items():
