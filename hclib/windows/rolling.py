@@ -86,17 +86,21 @@ def _text_of(text: Any) -> str:
 def loo_switch_cost(known: Any, *, window: int, step: int, method: str | None = None,
                     features: str | Features | None = None, costs: str = "confidence",
                     texts: int = CALIBRATION_TEXTS, keep: float = KEEP_WHOLE, seed: int = 0,
-                    n_jobs: int = 1, **options: Any) -> tuple[float | None, int]:
+                    length: int = 0, n_jobs: int = 1, **options: Any
+                    ) -> tuple[float | None, int]:
     r"""The switch cost :math:`\lambda` set on the user's own known texts, single-author
     texts: each known text long enough for two windows (at most ``texts`` of them, a sample
-    seeded by ``seed``) is read through window by window against the known texts without it
-    (its author keeps the others; a text whose author has no other is skipped), and
+    seeded by ``seed``; short texts of one author joined into pieces of ``length`` tokens,
+    the length of the text read, :func:`loo_cost_matrices`) is read through window by
+    window against the known texts without it (its author keeps the others; a text whose
+    author has no other is skipped), and
     :math:`\lambda` is the smallest cost that keeps a share ``keep`` of them in one segment
     (:func:`~hclib.windows.segments.kept_whole_cost`). So it adapts to the candidates, the
     method and the window. Returns ``(lambda, texts rolled)``, ``(None, 0)`` when no known
     text qualifies."""
     found = loo_cost_matrices(known, [(window, step)], method=method, features=features,
-                              costs=costs, texts=texts, seed=seed, n_jobs=n_jobs, **options)
+                              costs=costs, texts=texts, length=length, seed=seed,
+                              n_jobs=n_jobs, **options)
     matrices = found[window]
     return (kept_whole_cost(matrices, keep), len(matrices)) if matrices else (None, 0)
 
@@ -104,36 +108,52 @@ def loo_switch_cost(known: Any, *, window: int, step: int, method: str | None = 
 def loo_cost_matrices(known: Any, sizes: Sequence[tuple[int, int]], *,
                       method: str | None = None, features: str | Features | None = None,
                       costs: str = "confidence", texts: int = CALIBRATION_TEXTS,
-                      seed: int = 0, n_jobs: int = 1, **options: Any
+                      length: int = 0, seed: int = 0, n_jobs: int = 1, **options: Any
                       ) -> dict[int, list[np.ndarray]]:
     """Per window size of ``sizes`` ((window, step) pairs): the cost matrices of the known
-    texts read through leave-one-out (:func:`loo_switch_cost`), every size of one text in one
-    attribution. A text qualifies when it is long enough for two windows of the largest
-    size."""
+    texts read through leave-one-out (:func:`loo_switch_cost`), every size of one piece in
+    one attribution. A *piece* is one known text, or consecutive known texts of one author
+    joined until they reach ``length`` tokens (the text read: a short piece has fewer
+    windows, fewer chances of a run of wrong ones, and would price a switch too low); it
+    is left out whole, and its author must keep another text. A piece qualifies when it is
+    long enough for two windows of the largest size."""
     feats = parse_features("words" if features is None else features)
     kn = known_texts(known)
-    count: dict[Hashable, int] = {}
-    for a in kn.authors:
-        count[a] = count.get(a, 0) + 1
+    sizes_of = [len(feats.tokens(t)) for t in kn.texts]
+    by_author: dict[Hashable, list[int]] = {}
+    for i, a in enumerate(kn.authors):
+        by_author.setdefault(a, []).append(i)
+    pieces: list[list[int]] = []
+    for idx in by_author.values():
+        piece: list[int] = []
+        for i in idx:
+            piece.append(i)
+            if sum(sizes_of[j] for j in piece) >= length:
+                pieces.append(piece)
+                piece = []
+        if piece:
+            pieces.append(piece)
+    pieces.sort(key=lambda piece: piece[0])
     need = max(w + s for w, s in sizes)
-    usable = [i for i, (t, a) in enumerate(zip(kn.texts, kn.authors))
-              if count[a] >= 2 and len(feats.tokens(t)) >= need]
+    usable = [k for k, piece in enumerate(pieces)
+              if len(piece) < len(by_author[kn.authors[piece[0]]])
+              and sum(sizes_of[j] for j in piece) >= need]
     out: dict[int, list[np.ndarray]] = {w: [] for w, _ in sizes}
     if not usable:
         return out
     rng = np.random.default_rng(seed)
     chosen = sorted(rng.choice(usable, size=min(texts, len(usable)), replace=False).tolist())
-    for i in chosen:
-        tokens = feats.tokens(kn.texts[i])
+    for k in chosen:
+        tokens = [tok for i in pieces[k] for tok in feats.tokens(kn.texts[i])]
         named, spans_of = {}, {}
         for w, s in sizes:
             spans = window_spans(len(tokens), w, s)
-            names = [f"{w} | {k}" for k in range(len(spans))]
+            names = [f"{w} | {n}" for n in range(len(spans))]
             named.update(zip(names, window_texts(tokens, spans, feats)))
             spans_of[w] = names
         rest: dict[Hashable, list[str]] = {}
         for j, (t, a) in enumerate(zip(kn.texts, kn.authors)):
-            if j != i:
+            if j not in pieces[k]:
                 rest.setdefault(a, []).append(t)
         res = attribute(rest, named, method=method, features=feats, n_jobs=n_jobs,
                         progress=False, compare=False, **options)
@@ -201,13 +221,13 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
             check_positive_int(calibration_texts, "calibration_texts")
         lam, rolled = (None, 0) if texts == 0 else loo_switch_cost(
             known, window=window, step=int(step), method=res.method.name, features=feats,
-            costs=costs, texts=texts, n_jobs=n_jobs, **options)
+            costs=costs, texts=texts, length=len(tokens), n_jobs=n_jobs, **options)
         if lam is None:
             source = ("fixed table (5-candidate Gutenberg texts): no known text is long "
                       "enough for two windows")
         else:
             switch_cost = lam
-            source = (f"set on {rolled} of the known texts read through leave-one-out, "
+            source = (f"set on {rolled} of the known texts (or pieces) read leave-one-out, "
                       f"{KEEP_WHOLE:.1%} kept whole")
     return rolling_from(res, spans, len(tokens), window=window, step=int(step),
                         switch_cost=switch_cost, costs=costs, words=words,
