@@ -306,8 +306,13 @@ def test_switch_cost_falls_back_to_the_table_when_known_texts_are_short():
     from hclib.windows.rolling import loo_switch_cost
     from hclib.windows.segments import kept_whole_cost
     known, ps, rng = _ten_candidates(0.0)
-    assert loo_switch_cost(known, window=3000, step=600) == (None, 0)
-    r = hclib.rolling(known, _text(ps[0], 4000, rng), window=3000, step=600, progress=False)
+    assert loo_switch_cost(known, window=3000, step=600) == (None, 0)  # texts of 3,000
+    lam, rolled = loo_switch_cost(known, window=3000, step=600, length=8000)  # joined pieces
+    assert lam is not None and rolled == 6
+    # two of an author's three texts at most: 6,000 tokens, short of 5,000 + 1,000 + 1
+    assert loo_switch_cost(known, window=5001, step=1000, length=9000) == (None, 0)
+    alone = {a: texts[:1] for a, texts in known.items()}  # no author keeps another text
+    r = hclib.rolling(alone, _text(ps[0], 4000, rng), window=2000, step=400, progress=False)
     assert "fixed table" in r.switch_cost_source and "long enough" in r.switch_cost_source
     # the kept-whole cost is the largest no-switch cost of few texts, a quantile of many
     costs = [np.array([[0.0, 5.0], [5.0, 0.0]]), np.array([[0.0, 1.0], [0.0, 1.0]])]

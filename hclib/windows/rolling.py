@@ -113,7 +113,8 @@ def loo_cost_matrices(known: Any, sizes: Sequence[tuple[int, int]], *,
     """Per window size of ``sizes`` ((window, step) pairs): the cost matrices of the known
     texts read through leave-one-out (:func:`loo_switch_cost`), every size of one piece in
     one attribution. A *piece* is one known text, or consecutive known texts of one author
-    joined until they reach ``length`` tokens (the text read: a short piece has fewer
+    joined until they reach ``length`` tokens or all but one of the author's texts (the text
+    read: a short piece has fewer
     windows, fewer chances of a run of wrong ones, and would price a switch too low); it
     is left out whole, and its author must keep another text. A piece qualifies when it is
     long enough for two windows of the largest size."""
@@ -128,7 +129,7 @@ def loo_cost_matrices(known: Any, sizes: Sequence[tuple[int, int]], *,
         piece: list[int] = []
         for i in idx:
             piece.append(i)
-            if sum(sizes_of[j] for j in piece) >= length:
+            if sum(sizes_of[j] for j in piece) >= length or len(piece) == len(idx) - 1:
                 pieces.append(piece)
                 piece = []
         if piece:
@@ -224,7 +225,7 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
             costs=costs, texts=texts, length=len(tokens), n_jobs=n_jobs, **options)
         if lam is None:
             source = ("fixed table (5-candidate Gutenberg texts): no known text is long "
-                      "enough for two windows")
+                      "enough for two windows with another text of its author left")
         else:
             switch_cost = lam
             source = (f"set on {rolled} of the known texts (or pieces) read leave-one-out, "
