@@ -45,7 +45,9 @@ The rule, fixed before any run (chapter "Maps and rolling windows"):
   half: :data:`PROBLEMS_RUN3` problems (fewer, to keep it under 10 minutes beside the
   extra leave-one-out attributions), the ``"confidence"`` costs (the library's default),
   variants ``"own texts"`` (the library's default now) and ``"per window"`` (the second
-  run's table, on the same texts) side by side; written to ``data/rolling_splices_run3.csv``
+  run's table, on the same texts) side by side (the known texts, 30,000 words, are longer
+  than the texts read, so each piece of the leave-one-out is one known text); written to
+  ``data/rolling_splices_run3.csv``
   by ``python -m hclib.studies.rolling --run3``. No other variant was tried in this run.
 * **Measures** on the test half, at that :math:`\lambda`: a splice is *found* when every true
   boundary has a segment boundary within one step of it (extra boundaries are counted
@@ -78,7 +80,8 @@ from hclib.windows.segments import (COSTS, best_path, no_switch_cost, segment_ta
                                     window_costs, window_probabilities)
 
 __all__ = ["CANDIDATES", "FEDERALIST_SPLICE", "KNOWN_WORDS", "METHODS", "MIN_WORKS",
-           "MIN_WORK_WORDS", "PROBLEMS", "PROBLEMS_RUN3", "QUANTILE", "SEED", "TEXT_WORDS", "VARIANTS",
+           "MIN_WORK_WORDS", "PROBLEMS", "PROBLEMS_RUN3", "QUANTILE", "SEED", "TEXT_WORDS",
+           "VARIANTS",
            "WINDOWS", "calibrate", "chosen_costs", "federalist_joint", "load_calibration",
            "load_calibration_checks", "load_splices",
            "main", "run_own_texts", "run_study", "splice_example", "splice_table", "switch_costs"]
