@@ -21,6 +21,8 @@ own layer and the layers below it (``tests/test_layers.py`` checks it):
   it? a P-value, a calibrated same-author probability and the words behind it; impostors;
   PAN's verification formats);
 * :mod:`hclib.mapping`: maps of texts (:func:`map`: distances, MDS, PCA, trees, consensus);
+* :mod:`hclib.windows`: one text read window by window (:func:`rolling`: which parts look
+  like whose, and the segments);
 * :mod:`hclib.studies`: the book's studies and the paper's published numbers;
 * :mod:`hclib.cli`: the ``hclib`` command.
 
@@ -31,6 +33,7 @@ every result shares) and :mod:`hclib.plotting` (the book's figure style). The na
 from hclib.attribution.pipeline import attribute
 from hclib.verification.verify import verify
 from hclib.mapping import TextMap, map  # noqa: A004 - hclib.map, a map of texts
+from hclib.windows.rolling import rolling
 from hclib.engine.matrix import corpus_counts, discrepancy_matrix
 from hclib.formulas.discrepancy import (
     HCDiscrepancy,
@@ -48,9 +51,8 @@ from importlib.metadata import PackageNotFoundError, version as _version
 #: The subpackages, one per layer, from the bottom up: a module imports only its own layer and
 #: those below it (``tests/test_layers.py``); the API reference is grouped in this order.
 LAYERS: tuple[str, ...] = ("formulas", "engine", "calibration", "downloads", "texts", "corpora",
-                           "attribution", "verification",
-                           "mapping",  # maps of texts (issue 43); "windows" merges after it
-                           "studies", "cli")
+                           "attribution", "verification", "mapping", "windows", "studies",
+                           "cli")
 
 try:
     __version__ = _version("hclib")  # the installed distribution's version (pyproject.toml)
@@ -72,6 +74,7 @@ __all__ = [
     "higher_criticism",
     "map",
     "power_divergence",
+    "rolling",
     "studies",
     "verify",
 ]

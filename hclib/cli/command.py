@@ -24,8 +24,8 @@ __all__ = ["SUBCOMMAND_MODULES", "UsageError", "HelpFormatter", "build_parser", 
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
 SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli.data", "hclib.cli.attribute",
-                                      "hclib.cli.verify",
-                                      "hclib.cli.map")
+                                      "hclib.cli.verify", "hclib.cli.map",
+                                      "hclib.cli.rolling")
 
 
 class UsageError(ValueError):
