@@ -47,6 +47,22 @@ model learns that far means outsider, and on these texts nothing is far. What wo
 the target: outsider features that do not shift with the domain (the margin between the
 best two candidates, which carries the most signal here), and leave-one-out discrepancies
 with a vocabulary chosen without the left-out text.
+
+Issue 41 (the relative score; selection rule written and committed before any variant
+was run). ``p_outsider`` is to come from a score that compares the text with its best
+candidate *and* with the other candidates (the impostors), calibrated by leaving each
+candidate out in turn on the known texts. The variants are feature sets of the sorted
+discrepancy row :math:`d_{(1)} \le d_{(2)} \le \dots` (the other candidates as
+impostors), each in the same logistic model on the insider and outsider verdicts of the
+known texts: (A) the gap share :math:`g = (d_{(2)} - d_{(1)}) / (\bar d_{-1} - d_{(1)})`
+(:math:`\bar d_{-1}` the mean of the others); (B) A and the ratio :math:`d_{(1)} /
+d_{(2)}`; (C) A and the standardised distance :math:`(\bar d_{-1} - d_{(1)}) / s_{-1}`
+(:math:`s_{-1}` the others' standard deviation); (D) A, B and C together; and the old
+length-fitted residuals for reference. Rule: the variant with the largest ROC AUC of
+``p_outsider`` for an outsider's text on the PAN 2018 *training* problems (seeds 0, 1, 2;
+the test problems have other authors, so the split is by author), a variant within 0.01
+of the best losing to one with fewer features; the chosen variant is then reported on the
+test problems, the Gutenberg folds and the novels, and every variant beside it.
 """
 
 from __future__ import annotations
