@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
+from hclib.calibration import (ConfidenceModel, confidence_features, relative_features,
+                               relative_ranks, wilson_interval)
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
@@ -232,6 +233,10 @@ class Attribution:
         out["tokens"] = evidence["tokens"].to_numpy()
         out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
         out["_tie"] = tie
+        # the relative features of the outsider model (hclib.calibration.outsider), per row
+        u = relative_features(dv)
+        for j in range(u.shape[1]):
+            out[f"_u{j}"] = u[:, j]
         return out
 
     def _confidence(self, base: pd.DataFrame,
@@ -281,7 +286,7 @@ class Attribution:
         for s, marker in answer.items():
             out.loc[status == s, "author"] = marker
         out["status"] = status
-        return out
+        return out.drop(columns=[c for c in out if c.startswith("_u")])
 
     @property
     def verdicts(self) -> pd.DataFrame:

@@ -33,10 +33,8 @@ from dataclasses import replace
 import pandas as pd
 
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
-                               expected_accuracy,
-                               fit_confidence, fit_outsider, length_fit,
+                               expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
-from hclib.calibration.outsider import LengthFit
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
            "fit_outsider_model", "insider_outsider", "p_outsider"]
@@ -84,8 +82,6 @@ class Calibration:
     u: np.ndarray | None = None
     outsider: np.ndarray | None = None
     u_source: np.ndarray | None = None
-    # the discrepancy against the length, on the candidates' own leave-one-out values
-    lengths: LengthFit | None = None
     _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
         default_factory=list, repr=False)
 
@@ -129,12 +125,21 @@ def outsider_q(result: Any, base: pd.DataFrame,
     (:mod:`hclib.calibration.outsider`); NaN for a tie or too little evidence."""
     model = result.outsider_model if model is None else model
     cal = result.calibration
-    if model is None or cal is None or cal.lengths is None or not len(base):
+    if model is None or cal is None or not len(base):
         return np.full(len(base), np.nan)
-    q = model.predict(cal.lengths.features(base["discrepancy"], base["in_vocabulary"],
-                                           list(base["author"])))
+    u = _features(base)
+    q = np.full(len(base), np.nan)
+    ok = np.isfinite(u).all(axis=1)
+    if ok.any():
+        q[ok] = model.predict(u[ok])
     short = base["in_vocabulary"].to_numpy() < max(result.min_tokens, 1)
     return np.where(short | base["_tie"].to_numpy(dtype=bool), np.nan, q)
+
+
+def _features(base: pd.DataFrame) -> np.ndarray:
+    """The relative features (:func:`hclib.calibration.relative_features`) that
+    ``Attribution._base`` keeps in columns ``_u0``, ``_u1``, ..."""
+    return base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)
 
 
 def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
@@ -151,7 +156,12 @@ def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = 
     q = outsider_q(result, base, model)
     if not np.isfinite(q).any():
         return q
-    share = outsider_share(result, model) if share is None else share
+    if share is None:  # the posterior at the share estimated among the texts to attribute
+        table = outsider_q(result, result._base(result.table, result.ranks, result.tokens),
+                           model)
+        p, share = outsider_posterior(table)
+        if base.index.equals(result.table.index) and np.allclose(table, q, equal_nan=True):
+            return p
     return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
 
 
@@ -173,16 +183,16 @@ def expected(result: Any) -> ExpectedAccuracy:
     floor = 1.0 / len(result.candidates)
     no_q = base["_tie"].to_numpy(dtype=bool) | (base["in_vocabulary"].to_numpy()
                                                 < max(result.min_tokens, 1))
-    u = None if cal.lengths is None else cal.lengths.features(
-        base["discrepancy"], base["in_vocabulary"], list(base["author"]))
+    u = _features(base)
+    scored = ~no_q & np.isfinite(u).all(axis=1)
     refits = []
     for conf, outs in cal.refits(start=(result.confidence_model, result.outsider_model)):
         c = np.maximum(conf.predict(z), floor)
         p = np.full(len(v), np.nan)
-        if outs is not None and u is not None:
-            q = np.where(no_q, np.nan, outs.predict(u))
-            if np.isfinite(q).any():
-                p = outsider_posterior(q)[0]
+        if outs is not None and scored.any():
+            q = np.full(len(v), np.nan)
+            q[scored] = outs.predict(u[scored])
+            p = outsider_posterior(q)[0]
         refits.append(right_probability(status, c, p))
     value, low, high = expected_accuracy(probs, np.array(refits))
     return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
@@ -244,10 +254,6 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
-    ref = result._loo_reference
-    owner = [result._known_labels[result._known_index[n]] for n in ref.index]
-    own = ref.to_numpy()[np.arange(len(ref)), [result.candidates.index(o) for o in owner]]
-    lengths = length_fit(own, result.known_tokens.loc[ref.index, "in_vocabulary"], owner)
     floor = max(result.min_tokens, 1)
     frames, labels = [], []
     for frame, label in parts:
@@ -258,9 +264,12 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     y = np.concatenate(labels)
     if not rows.size or y.min() == y.max():
         return None, calibration
-    u = lengths.features(rows["discrepancy"], rows["in_vocabulary"], list(rows["author"]))
-    calibration = replace(calibration, u=u, outsider=y,
-                          u_source=rows["_source"].to_numpy(dtype=str), lengths=lengths)
-    return fit_outsider(u, y), calibration
+    u = _features(rows)
+    ok = np.isfinite(u).all(axis=1)
+    if not ok.any() or y[ok].min() == y[ok].max():
+        return None, calibration  # two candidates: an outsider row has no impostor
+    calibration = replace(calibration, u=u[ok], outsider=y[ok],
+                          u_source=rows["_source"].to_numpy(dtype=str)[ok])
+    return fit_outsider(u[ok], y[ok]), calibration
 
 

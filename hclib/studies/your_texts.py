@@ -111,7 +111,7 @@ from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_results", "main",
-           "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
+           "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
@@ -231,6 +231,57 @@ def novel_rejections(n_authors: int = 12, **options: Any) -> pd.DataFrame:
     v["right"] = v["author"] == v["true"]
     v["rejected"] = rejecting.verdicts["status"] == "rejected"
     v.attrs["expected"] = res.expected_accuracy
+    return v
+
+
+#: :func:`novel_outsiders`: five Victorian novelists, each with two novels known (cut
+#: into pieces) and a third given whole (Project Gutenberg numbers), and the outsider,
+#: Collins's *The Woman in White*.
+NOVELS: dict[str, tuple[int, int, int]] = {
+    "Dickens, Charles": (98, 786, 564), "Trollope, Anthony": (619, 2432, 8897),
+    "Hardy, Thomas": (27, 143, 224), "Oliphant, Mrs. (Margaret)": (53744, 54053, 54882),
+    "Yonge, Charlotte M. (Charlotte Mary)": (3139, 2942, 3259)}
+OUTSIDER_NOVEL: tuple[str, int] = ("Collins, Wilkie", 583)
+
+
+def _pieces(words: list[str], n: int, size: int) -> list[str]:
+    """``n`` pieces of ``size`` words at evenly spaced offsets."""
+    starts = np.linspace(0, len(words) - size, n).astype(int)
+    return [" ".join(words[s:s + size]) for s in starts]
+
+
+def novel_outsiders(pieces: int = 8, piece_words: int = 3000, outsider_pieces: int = 6,
+                    **options: Any) -> pd.DataFrame:
+    """The novels problem of issue 41: the candidates of :data:`NOVELS`, their first two
+    novels cut into ``pieces`` pieces of ``piece_words`` words each (work folders), to
+    attribute their third novels whole, ``outsider_pieces`` pieces of Collins's *The Woman
+    in White* and the whole of it; the verdicts with ``true`` (``<UNK>`` for Collins),
+    ``right`` and ``rejected`` (``reject=0.5, reject_by="outsider"``), and the expected
+    accuracy in ``attrs``."""
+    from hclib.corpora import gutenberg
+    authors = [*NOVELS, OUTSIDER_NOVEL[0]]
+    collection = gutenberg.load_collection(authors=authors, vocabulary=10, progress=False)
+    ids = dict(zip(collection.works["gutenberg_id"].astype(int), collection.works["doc_id"]))
+    known, groups, unknown, truth = {}, {}, {}, {}
+    for a, (w1, w2, w3) in NOVELS.items():
+        for w in (w1, w2):
+            words = gutenberg.read_text(collection, ids[w]).split()
+            known.setdefault(a, []).extend(_pieces(words, pieces, piece_words))
+            groups.setdefault(a, []).extend([w] * pieces)
+        unknown[f"{a.split(',')[0]} {w3} whole"] = gutenberg.read_text(collection, ids[w3])
+        truth[f"{a.split(',')[0]} {w3} whole"] = a
+    words = gutenberg.read_text(collection, ids[OUTSIDER_NOVEL[1]]).split()
+    for i, text in enumerate(_pieces(words, outsider_pieces, piece_words)):
+        unknown[f"Collins piece {i}"] = text
+    unknown["Collins whole"] = " ".join(words)
+    truth.update({k: UNK for k in unknown if k.startswith("Collins")})
+    res = attribute(known, unknown, groups=groups, progress=False, **options)
+    rejecting = res.with_reject(OUTSIDER_LEVEL, "outsider")
+    v = res.verdicts.assign(true=pd.Series(truth))
+    v["right"] = v["author"] == v["true"]
+    v["rejected"] = rejecting.verdicts["status"] == "rejected"
+    v.attrs["expected"] = res.expected_accuracy
+    v.attrs["result"] = res
     return v
 
 
