@@ -80,7 +80,9 @@ def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarra
     d = np.where(np.isfinite(d), d, np.nan)
     full = np.isfinite(d).all(axis=1)
     out = _row_features(d, variant)
-    if full.any():
+    if d.shape[1] < 3:  # at C - 1 one candidate: nothing to compare it with
+        out[full] = np.nan
+    elif full.any():
         part = d[full]
         best = np.nanargmin(part, axis=1)
         total = np.zeros((part.shape[0], out.shape[1]))
