@@ -197,7 +197,9 @@ def federalist_outsiders(**options: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     truth = pd.Series(np.where(test["author"] == "Jay", "<UNK>", "Madison"),
                       index=list(unknown))
     res = attribute(known, unknown, progress=False, **options)
-    rejecting = res.with_reject(OUTSIDER_LEVEL, "outsider")
+    # two candidates: no impostor beside the best one, no outsider model (p_outsider NaN)
+    rejecting = res if res.outsider_model is None else res.with_reject(OUTSIDER_LEVEL,
+                                                                       "outsider")
     v = res.verdicts.assign(true=truth, rejected=rejecting.verdicts["status"] == "rejected")
     share = float(np.mean(truth == UNK))
     rows = [_row("federalist disputed + Jay", res, (res.prediction == truth).to_numpy(),
