@@ -63,6 +63,15 @@ length-fitted residuals for reference. Rule: the variant with the largest ROC AU
 the test problems have other authors, so the split is by author), a variant within 0.01
 of the best losing to one with fewer features; the chosen variant is then reported on the
 test problems, the Gutenberg folds and the novels, and every variant beside it.
+
+Second rule (written and committed after variant C was chosen and run, before G was run).
+Variant G: C's features plus :math:`\log(1 + T)` (tokens inside the vocabulary) clipped to
+the range of the calibration rows, with calibration rows of whole groups besides the texts
+(each work of the known texts concatenated, scored without itself: rows at the length of a
+whole work). G replaces C as the default if its ROC AUC of ``p_outsider`` on the PAN 2018
+training problems is at least C's less 0.01 and its mean estimated share of outsiders on
+the Gutenberg folds in work folders (:func:`hclib.studies.your_texts.gutenberg_expected`,
+skip 0, no outsider) is below C's.
 """
 
 from __future__ import annotations
