@@ -32,6 +32,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from hclib.calibration import outsider
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
                                expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
@@ -82,6 +83,8 @@ class Calibration:
     u: np.ndarray | None = None
     outsider: np.ndarray | None = None
     u_source: np.ndarray | None = None
+    # variants with the evidence (hclib.calibration.outsider.WITH_LENGTH): its range
+    length_range: tuple[float, float] | None = None
     _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
         default_factory=list, repr=False)
 
@@ -127,7 +130,7 @@ def outsider_q(result: Any, base: pd.DataFrame,
     cal = result.calibration
     if model is None or cal is None or not len(base):
         return np.full(len(base), np.nan)
-    u = _features(base)
+    u = _features(base, cal.length_range)
     q = np.full(len(base), np.nan)
     ok = np.isfinite(u).all(axis=1)
     if ok.any():
@@ -136,10 +139,16 @@ def outsider_q(result: Any, base: pd.DataFrame,
     return np.where(short | base["_tie"].to_numpy(dtype=bool), np.nan, q)
 
 
-def _features(base: pd.DataFrame) -> np.ndarray:
+def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = None
+              ) -> np.ndarray:
     """The relative features (:func:`hclib.calibration.relative_features`) that
-    ``Attribution._base`` keeps in columns ``_u0``, ``_u1``, ..."""
-    return base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)
+    ``Attribution._base`` keeps in columns ``_u0``, ``_u1``, ..., and with a
+    ``length_range`` the evidence :math:`\log(1 + T)` clipped to it."""
+    u = base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)
+    if length_range is None:
+        return u
+    t = np.clip(np.log1p(base["in_vocabulary"].to_numpy(dtype=np.float64)), *length_range)
+    return np.column_stack([u, t])
 
 
 def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
@@ -183,7 +192,7 @@ def expected(result: Any) -> ExpectedAccuracy:
     floor = 1.0 / len(result.candidates)
     no_q = base["_tie"].to_numpy(dtype=bool) | (base["in_vocabulary"].to_numpy()
                                                 < max(result.min_tokens, 1))
-    u = _features(base)
+    u = _features(base, cal.length_range)
     scored = ~no_q & np.isfinite(u).all(axis=1)
     refits = []
     for conf, outs in cal.refits(start=(result.confidence_model, result.outsider_model)):
@@ -233,8 +242,9 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
 
 
 def fit_outsider_model(result: Any, calibration: Calibration | None,
-                  excerpts: tuple[pd.DataFrame, pd.DataFrame] | None
-                  ) -> tuple[ConfidenceModel | None, Calibration | None]:
+                       excerpts: tuple[pd.DataFrame, pd.DataFrame] | None,
+                       works: tuple[pd.DataFrame, pd.DataFrame] | None = None
+                       ) -> tuple[ConfidenceModel | None, Calibration | None]:
     """The outsider model (:mod:`hclib.calibration.outsider`) of the known texts' insider and
     outsider verdicts (:func:`insider_outsider`, the unmatched leave-one-out and the
     excerpts), and ``calibration`` with its rows; ``None`` without ranks."""
@@ -249,11 +259,19 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     assert result.known_tokens is not None
     evidence = result.known_tokens.loc[result.known_table.index]
     names = list(result.known_table.index)
-    inside, outside = insider_outsider(result, result.known_table, result.known_ranks,
-                                        evidence, result.known_authors)
+    # size-matched where the bracket scored it: every candidate one group fewer, as the
+    # own author; unmatched, the own author's smaller corpus makes an insider look closer
+    # than a text to attribute ever is
+    table, ranks = result.known_table, result.known_ranks
+    if result.matched_table is not None:
+        table, ranks = result.matched_table, result.matched_ranks
+    inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
+    length = outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    if works is not None and length:
+        parts += [(works[0], 0.0), (works[1], 1.0)]
     floor = max(result.min_tokens, 1)
     frames, labels = [], []
     for frame, label in parts:
@@ -264,12 +282,17 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     y = np.concatenate(labels)
     if not rows.size or y.min() == y.max():
         return None, calibration
-    u = _features(rows)
+    span = None
+    if length:
+        t = np.log1p(rows["in_vocabulary"].to_numpy(dtype=np.float64))
+        span = (float(t.min()), float(t.max()))
+    u = _features(rows, span)
     ok = np.isfinite(u).all(axis=1)
     if not ok.any() or y[ok].min() == y[ok].max():
         return None, calibration  # two candidates: an outsider row has no impostor
     calibration = replace(calibration, u=u[ok], outsider=y[ok],
-                          u_source=rows["_source"].to_numpy(dtype=str)[ok])
+                          u_source=rows["_source"].to_numpy(dtype=str)[ok],
+                          length_range=span)
     return fit_outsider(u[ok], y[ok]), calibration
 
 

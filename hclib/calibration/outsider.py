@@ -54,12 +54,15 @@ from numpy.typing import ArrayLike
 from .confidence import ConfidenceModel, fit_confidence
 
 __all__ = ["DEFAULT_VARIANT", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
-           "outsider_posterior", "relative_features"]
+           "outsider_posterior", "relative_features", "WITH_LENGTH"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
-    "E": ("ell",), "F": ("ell", "log rho")}
+    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z")}
+#: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
+#: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
+WITH_LENGTH: tuple[str, ...] = ("G",)
 #: The variant chosen by the rule of :mod:`hclib.studies.open_set`, fixed before its run.
 DEFAULT_VARIANT = "C"
 _CLIP = 20.0
