@@ -141,7 +141,7 @@ def outsider_q(result: Any, base: pd.DataFrame,
 
 def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = None
               ) -> np.ndarray:
-    """The relative features (:func:`hclib.calibration.relative_features`) that
+    r"""The relative features (:func:`hclib.calibration.relative_features`) that
     ``Attribution._base`` keeps in columns ``_u0``, ``_u1``, ..., and with a
     ``length_range`` the evidence :math:`\log(1 + T)` clipped to it."""
     u = base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)

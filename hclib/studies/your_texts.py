@@ -110,11 +110,14 @@ from hclib.attribution.options import UNK
 from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
-           "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_results", "main",
+           "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_novels", "load_results", "main",
            "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
+
+#: The verdicts of :func:`novel_outsiders` stored by :func:`write_results`.
+NOVEL_RESULTS = RESULTS.with_name("your_texts_novels.csv")
 
 #: ``reject=`` of the outsider checks (``reject_by="outsider"``).
 OUTSIDER_LEVEL = 0.5
@@ -306,14 +309,16 @@ def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: An
     return pd.DataFrame(rows)
 
 
-def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 12)
-                  ) -> pd.DataFrame:
+def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 12),
+                  novels: bool = True) -> pd.DataFrame:
     """Per problem the leave-one-out, the expected (with its interval) and the real
     accuracy, the estimated and the true share of outsiders, and the collection: the
     Gutenberg folds in work folders (:func:`gutenberg_expected`) and in flat folders
     (:func:`gutenberg_flat`, ``flat_skips``), the Federalist problems
     (:func:`federalist_outsiders`) and the PAN 2018 test problems (:func:`pan_expected`,
-    with their pooled row); written to ``path`` as CSV and returned."""
+    with their pooled row); written to ``path`` as CSV and returned. With ``novels``, the
+    verdicts of :func:`novel_outsiders` (and its expected accuracy and estimated share of
+    outsiders on every row) go to :data:`NOVEL_RESULTS` beside it."""
     def tag(frame: pd.DataFrame, collection: Any) -> pd.DataFrame:
         return frame.assign(collection=collection)
 
@@ -333,6 +338,13 @@ def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 
                    "real", "outsiders", "outsiders_true"]]
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(path, index=False, float_format="%.6f")
+    if novels:
+        v = novel_outsiders()
+        e = v.attrs["expected"]
+        v = v[["author", "true", "confidence", "p_outsider", "right", "rejected"]].assign(
+            expected=e.value, low=e.low, high=e.high, outsiders=e.outsiders)
+        v.rename_axis("text").to_csv(Path(path).with_name(NOVEL_RESULTS.name),
+                                     float_format="%.6g")
     return frame
 
 
@@ -385,6 +397,11 @@ def known_outsiders(result: Any) -> pd.DataFrame:
 def load_results(path: str | Path = RESULTS) -> pd.DataFrame:
     """The rows stored by :func:`write_results`."""
     return pd.read_csv(path)
+
+
+def load_novels(path: str | Path = NOVEL_RESULTS) -> pd.DataFrame:
+    """The verdicts of :func:`novel_outsiders` stored by :func:`write_results`."""
+    return pd.read_csv(path, index_col="text")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
