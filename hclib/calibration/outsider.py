@@ -16,9 +16,12 @@ and standard deviation of the others :math:`d_{(2)}, \dots`, the features
     \ell = \log\frac{d_{(1)}}{\bar d_{-1}},
 
 grouped in the variants of :data:`OUTSIDER_VARIANTS` (chosen by the rule of
-:mod:`hclib.studies.open_set`; the default :data:`DEFAULT_VARIANT`). None of them holds the
-length, and a text multiplied in length with its discrepancies keeps them (a ratio of
-differences of the row).
+:mod:`hclib.studies.open_set`; the default :data:`DEFAULT_VARIANT`, :math:`(g, z)`). None
+of them holds the length; :math:`g` and :math:`z` are ratios of differences of the row, so
+a row scaled and shifted (a longer text, farther from every candidate alike) keeps them.
+Measured, not only argued: a whole novel is still read as further out than the 3,000-word
+pieces the model was calibrated on (:mod:`hclib.studies.your_texts`), because a whole work
+differs from the candidates more in its own words than a piece does.
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
