@@ -37,8 +37,9 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
    model of margin, evidence and rank score fitted on the known texts' grouped
    leave-one-out verdicts (:mod:`hclib.calibration.confidence`), at least :math:`1/C` with
    :math:`C` candidates; ``p_outsider``, the probability that the author is none of the
-   candidates, learned by leaving each candidate out in turn and compared at matched length
-   (:mod:`hclib.calibration.outsider`); and from both the
+   candidates, from how much closer the text is to its best candidate than to the others
+   (a relative score), learned by leaving each candidate out in turn, size-matched, with
+   at least three candidates (:mod:`hclib.calibration.outsider`); and from both the
    :attr:`~hclib.attribution.result.Attribution.expected_accuracy` on the texts attributed,
    with an interval from refitted calibrations (:mod:`hclib.attribution.trust`). Open set: with
    ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
