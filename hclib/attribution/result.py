@@ -19,9 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hclib.calibration import (ConfidenceModel, confidence_features, relative_features,
+from hclib.calibration import (ConfidenceModel, confidence_features, outsider,
                                relative_ranks, wilson_interval)
-from hclib.calibration import outsider
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
@@ -235,7 +234,7 @@ class Attribution:
         out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
         out["_tie"] = tie
         # the relative features of the outsider model (hclib.calibration.outsider), per row
-        u = relative_features(dv, outsider.DEFAULT_VARIANT)
+        u = outsider.relative_features(dv, outsider.DEFAULT_VARIANT)
         for j in range(u.shape[1]):
             out[f"_u{j}"] = u[:, j]
         return out

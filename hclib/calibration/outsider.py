@@ -141,9 +141,10 @@ def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None
 def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: float = 1.0,
                        iterations: int = 500) -> tuple[np.ndarray, float]:
     r"""``(p, share)``: each text's probability of an outsider author and their estimated share
-    :math:`\pi` among the texts, from the even-odds probabilities ``q`` (module docstring;
-    ``pseudo`` texts by a candidate), or at a ``share`` given. NaN entries of ``q`` (no verdict) stay
-    NaN and do not count."""
+    among the texts, the mean of ``p`` (EM's :math:`\pi` times :math:`(n + 1) / n`), from the
+    even-odds probabilities ``q`` (module docstring;
+    ``pseudo`` texts by a candidate), or at a ``share`` given. NaN entries of ``q`` (no
+    verdict) stay NaN and do not count."""
     q = np.asarray(q, dtype=np.float64)
     ok = np.isfinite(q)
     odds = np.clip(q[ok], 1e-12, 1 - 1e-12)
