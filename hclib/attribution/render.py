@@ -293,6 +293,7 @@ def to_json(result: Attribution, interface: str = "python", **kwargs: Any) -> st
         "expected_accuracy": {"value": num(exp.value), "low": num(exp.low),
                               "high": num(exp.high), "texts": exp.n,
                               "outsiders": num(exp.outsiders), "refits": exp.refits,
+                              "mean_confidence": num(exp.confidence),
                               "below_known": trust.differs(result, exp) is not None},
         "loo_accuracy": num(result.loo_accuracy),
         "accuracy": {"kind": acc.kind, "value": num(acc.value), "right": acc.right,

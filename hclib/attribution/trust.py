@@ -50,8 +50,9 @@ REFITS = 40
 class ExpectedAccuracy:
     """The expected accuracy on the ``n`` texts being attributed (the mean of their verdicts'
     probabilities of being right), with its 95 % interval (refitted calibration and binomial
-    spread), and ``outsiders``, the estimated share of them by none of the candidates (NaN
-    when there is no outsider model)."""
+    spread), ``outsiders``, the estimated share of them by none of the candidates (the mean
+    ``p_outsider``; NaN when there is no outsider model), and ``confidence``, the mean
+    confidence of their verdicts, which assumes every author a candidate."""
 
     value: float
     low: float
@@ -59,15 +60,17 @@ class ExpectedAccuracy:
     n: int
     outsiders: float = float("nan")
     refits: int = REFITS
+    confidence: float = float("nan")
 
     def __str__(self) -> str:
         if not self.n or not np.isfinite(self.value):
             return "expected accuracy on these texts: no calibrated verdict"
         share = "" if not np.isfinite(self.outsiders) else (
             f"; estimated share by none of the candidates {self.outsiders:.0%}")
+        conf = "" if not np.isfinite(self.confidence) else (
+            f"; mean confidence {self.confidence:.1%}")
         return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
-                f"(95% interval {self.low:.1%}–{self.high:.1%}; the mean calibrated "
-                f"confidence of their verdicts{share})")
+                f"(95% interval {self.low:.1%}–{self.high:.1%}{conf}{share})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,7 +207,9 @@ def expected(result: Any) -> ExpectedAccuracy:
             p = outsider_posterior(q)[0]
         refits.append(right_probability(status, c, p))
     value, low, high = expected_accuracy(probs, np.array(refits))
-    return ExpectedAccuracy(value, low, high, len(v), share, len(refits))
+    return ExpectedAccuracy(value, low, high, len(v), share, len(refits),
+                            float(np.nanmean(v["confidence"])) if v["confidence"].notna().any()
+                            else float("nan"))
 
 
 def differs(result: Any, e: ExpectedAccuracy | None = None) -> str | None:
