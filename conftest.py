@@ -4,6 +4,13 @@ nbval collects ``.ipynb`` files only; this hook hands it every ``book/*.md`` fil
 Jupytext kernelspec, read through Jupytext instead of nbformat. Run with ``--nbval-lax`` (set in
 ``pyproject.toml``): every code cell must run without error, and each chapter's closing cells
 ``assert`` what the chapter claims.
+
+CI runs every chapter once. ``.ci/run`` builds the book first: ``tools/preexecute.py`` runs
+every chapter (errors not allowed, its closing asserts included) into the jupyter-cache and
+records which chapters it ran in that very run. With ``HCBOOK_PREEXECUTED`` naming that
+record, a chapter whose code still matches its record is not run again: its one test checks
+the executed notebook from the cache (every code cell ran, no error output). Any other chapter,
+and every chapter for a user without the variable, runs through nbval as before.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from pathlib import Path
 from unittest import mock
 
 import os
+import sys
 
 import jupytext
 import pytest
@@ -59,14 +67,62 @@ class JupytextNotebook(IPyNbFile):
             yield from super().collect()
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+class ExecutedChapter(pytest.File):
+    """A chapter that this CI run has already executed (tools/preexecute.py): one test that
+    checks its executed notebook instead of running it again."""
+
+    def collect(self):
+        yield ExecutedNotebookCheck.from_parent(self, name="executed in this run's cache")
+
+
+class ExecutedNotebookCheck(pytest.Item):
+    def runtest(self) -> None:
+        notebook = _preexecuted()[self.path.resolve()]
+        problems = []
+        for number, cell in enumerate(notebook.cells):
+            if cell.cell_type != "code" or not cell.source.strip():
+                continue
+            if cell.get("execution_count") is None:
+                problems.append(f"cell {number} did not run")
+            problems += [f"cell {number}: {o.get('ename')}: {o.get('evalue')}"
+                         for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        assert not problems, "; ".join(problems)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}: executed in this run's cache"
+
+
+_EXECUTED: dict[Path, object] | None = None
+
+
+def _preexecuted() -> dict[Path, object]:
+    """The chapters that the record in ``HCBOOK_PREEXECUTED`` says were run, with their
+    executed notebooks (tools/preexecute.py's executed_in_this_run); empty without it."""
+    global _EXECUTED
+    if _EXECUTED is None:
+        record = os.environ.get("HCBOOK_PREEXECUTED")
+        _EXECUTED = {}
+        if record and (ROOT / "tools").is_dir():
+            sys.path.insert(0, str(ROOT / "tools"))
+            from preexecute import executed_in_this_run
+            _EXECUTED = executed_in_this_run(Path(record))
+    return _EXECUTED
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = []
     if collect_ignore:
-        return "no tools/ beside the tests: left out " + ", ".join(collect_ignore)
-    return None
+        lines.append("no tools/ beside the tests: left out " + ", ".join(collect_ignore))
+    if os.environ.get("HCBOOK_PREEXECUTED"):
+        lines.append(f"chapters executed by this run's pre-execution, checked and not run "
+                     f"again: {len(_preexecuted())} (HCBOOK_PREEXECUTED)")
+    return lines
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     option = parent.config.option
     if (option.nbval or option.nbval_lax) and is_chapter(file_path):
+        if file_path.resolve() in _preexecuted():
+            return ExecutedChapter.from_parent(parent, path=file_path)
         return JupytextNotebook.from_parent(parent, path=file_path)
     return None

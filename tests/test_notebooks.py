@@ -267,3 +267,38 @@ def test_a_fresh_run_may_show_progress_bars_but_no_deprecation() -> None:
     assert run_notebooks.output_problems(run, progress=False) == []
     run.cells[0].outputs.append(_stream("stderr", "a.py:1: DeprecationWarning: old\n"))
     assert len(run_notebooks.output_problems(run, progress=False)) == 1
+
+
+def test_a_notebook_is_run_again_only_where_no_run_of_its_code_covers_it(
+        tmp_path: Path) -> None:
+    """tools/run_notebooks.py --preexecuted: a full notebook whose code is its chapter's
+    pre-executed run is not run again, nor a student notebook with the full one's code; a
+    student notebook without the solutions' cells, and a full notebook whose chapter the
+    record lacks or whose code differs, are run."""
+    import run_notebooks
+
+    def notebook(*sources: str, install: bool = False):
+        cells = [nbformat.v4.new_markdown_cell("text")]
+        if install:
+            cells.append(nbformat.v4.new_code_cell("pass", metadata={
+                "tags": ["hcbook-install"]}))
+        return nbformat.v4.new_notebook(cells=cells + [nbformat.v4.new_code_cell(s)
+                                                       for s in sources])
+
+    executed = {(tmp_path / "a.md").resolve(): notebook("x = 1", "y = x"),
+                (tmp_path / "b.md").resolve(): notebook("x = 1", "y = x"),
+                (tmp_path / "c.md").resolve(): notebook("x = 1")}
+    full, student = Path("nb/full"), Path("nb/student")
+    notebooks = {
+        full / "a.ipynb": notebook("x = 1", "y = x", install=True),  # the run: covered
+        student / "a.ipynb": notebook("x = 1", "y = x"),             # same code: covered
+        full / "b.ipynb": notebook("x = 1", "y = x"),
+        student / "b.ipynb": notebook("x = 1"),                      # a solution dropped
+        full / "c.ipynb": notebook("x = 2"),                         # not the run's code
+        student / "c.ipynb": notebook("x = 2"),
+        full / "d.ipynb": notebook("x = 1"),                         # not in the record
+        student / "d.ipynb": notebook("x = 1")}
+    skip = run_notebooks.already_run(notebooks, executed, tmp_path)
+    assert sorted(map(str, skip)) == ["nb/full/a.ipynb", "nb/full/b.ipynb",
+                                      "nb/student/a.ipynb"]
+    assert run_notebooks.code_cells(notebooks[full / "a.ipynb"]) == ["x = 1", "y = x"]

@@ -50,3 +50,22 @@ def test_pyproject_finds_packages_and_declares_the_license() -> None:
     assert config["project"]["license"] == "MIT"
     packages = config["tool"]["setuptools"]["packages"]
     assert packages == {"find": {"include": ["hclib*"]}}    # found, not listed by hand
+
+
+def test_every_module_imports_from_where_hclib_is_installed() -> None:
+    """Every module of the package imports (against a wheel: from site-packages, with no
+    checkout beside it), and every stored table of hclib.studies is there."""
+    import importlib
+    import pkgutil
+
+    names = [m.name for m in pkgutil.walk_packages(hclib.__path__, "hclib.")
+             if m.name != "hclib.__main__"]
+    assert len(names) > 40 and "hclib.studies.trust" in names
+    for name in names:
+        module = importlib.import_module(name)
+        assert Path(module.__file__).resolve().is_relative_to(
+            Path(hclib.__file__).resolve().parent), name
+    data = package_files("hclib.studies").joinpath("data")
+    stored = {p.name for p in Path(str(data)).glob("*.csv")}
+    assert {"your_texts.csv", "short_texts.csv", "trust_folds.csv", "trust_confirmation.csv",
+            "trust_balance.csv"} <= stored

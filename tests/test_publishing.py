@@ -92,37 +92,43 @@ def test_every_test_of_the_checkouts_scripts_is_left_out_beside_a_wheel() -> Non
 
 
 def test_preexecute_caches_a_chapter_so_that_the_same_code_matches(tmp_path: Path) -> None:
-    """tools/preexecute.py: a chapter runs in its folder, its outputs land in the cache, and
-    the chapter read again (as the build reads it) matches the cached notebook; a failing
-    chapter comes back with its traceback and nothing cached."""
+    """tools/preexecute.py: a chapter runs in an empty folder (as a downloaded notebook
+    does), its outputs land in the cache, the chapter read again (as the build reads it)
+    matches the cached notebook, and the record names it as run by this run until its code
+    changes; a failing chapter comes back with its traceback and nothing cached."""
+    import json
+
     import preexecute
     from jupyter_cache import get_cache
-    from jupyter_cache.base import CacheBundleIn
-    import nbformat
 
     head = ("---\njupytext:\n  text_representation:\n    format_name: myst\n"
             "kernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# T\n\n")
     (tmp_path / "data.txt").write_text("42", encoding="utf-8")
     good = tmp_path / "good.md"
-    good.write_text(head + "```{code-cell} ipython3\nprint(open('data.txt').read())\n```\n",
+    good.write_text(head + "```{code-cell} ipython3\nimport os\nprint(os.listdir())\n```\n",
                     encoding="utf-8")
     bad = tmp_path / "bad.md"
     bad.write_text(head + "```{code-cell} ipython3\n1 / 0\n```\n", encoding="utf-8")
 
-    path, executed, _, error = preexecute.execute(good, timeout=120)
-    assert error is None and path == good
-    notebook = nbformat.reads(executed, as_version=4)
-    assert notebook.cells[-1].outputs[0]["text"] == "42\n"     # ran in the chapter's folder
-    cache = get_cache(str(tmp_path / "cache"))
-    cache.cache_notebook_bundle(CacheBundleIn(notebook, str(good)), check_validity=False)
-    cache.match_cache_notebook(preexecute.read(good))            # no KeyError: a hit
+    cache, record = tmp_path / "cache", tmp_path / "run.json"
+    assert preexecute.main(["--cache", str(cache), "--record", str(record), "--jobs", "1",
+                            str(good)]) == 0
+    entry = json.loads(record.read_text(encoding="utf-8"))["chapters"][str(good)]
+    assert entry["pk"] >= 1 and entry["seconds"] >= 0
+    executed = preexecute.executed_in_this_run(record)
+    assert list(executed) == [good.resolve()]
+    notebook = executed[good.resolve()]
+    assert notebook.cells[-1].outputs[0]["text"] == "[]\n"      # an empty folder, not tmp_path
+    assert preexecute.main(["--cache", str(cache), "--record", str(record), str(good)]) == 0
+    assert json.loads(record.read_text(encoding="utf-8"))["chapters"] == {}  # cached before
+    assert preexecute.executed_in_this_run(record) == {}
     good.write_text(good.read_text(encoding="utf-8").replace("print(", "print( "),
                     encoding="utf-8")
     with pytest.raises(KeyError):
-        cache.match_cache_notebook(preexecute.read(good))        # changed code: a miss
+        get_cache(str(cache)).match_cache_notebook(preexecute.read(good))  # changed: a miss
 
-    _, executed, _, error = preexecute.execute(bad, timeout=120)
-    assert executed is None and "ZeroDivisionError" in error
+    _, executed_json, _, error = preexecute.execute(bad, timeout=120)
+    assert executed_json is None and "ZeroDivisionError" in error
 
 
 def test_preexecute_runs_the_chapters_the_build_checks() -> None:

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Build the book as CI and the publishing workflow do (warnings are errors), then check that
 # every chapter's two notebooks were written (_build/html/_notebooks/{full,student}/), that
-# no page shows raw TeX (tools/check_html.py), and run every notebook of both editions top to
-# bottom in a fresh kernel, as a reader who downloads it does (tools/run_notebooks.py; with
-# the environment's HCLIB_DATA_DIR and NLTK_DATA; HCBOOK_NOTEBOOK_JOBS kernels at a time,
-# default 2). .ci/run runs this script, so CI proves the workflow's build commands.
+# no page shows raw TeX (tools/check_html.py), and that every notebook of both editions runs
+# top to bottom in a fresh kernel, as a reader who downloads it does (tools/run_notebooks.py;
+# with the environment's HCLIB_DATA_DIR and NLTK_DATA; HCBOOK_NOTEBOOK_JOBS kernels at a
+# time, default 2). .ci/run runs this script, so CI proves the workflow's build commands.
+#
+# Each chapter runs once per edition at most. tools/preexecute.py runs every chapter (or,
+# under execute_notebooks: cache, every chapter whose code changed) in a fresh kernel in an
+# empty folder, as a downloaded notebook runs, and records which it ran
+# (_build/preexecuted.json). The build takes its outputs from the cache; a full notebook
+# whose code is its chapter's recorded run is that run and is not run again; a student
+# notebook (solutions left out) runs in a fresh kernel unless its code is the full one's.
+# Chapters the record does not hold (a restored cache from an older hclib) run fresh, both
+# editions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf _build/html
@@ -16,10 +25,12 @@ mkdir -p _build
 # publishing workflow), only the chapters whose code changed run.
 mode=$(python -c 'import yaml; print(yaml.safe_load(open("_config.yml"))["execute"]["execute_notebooks"])')
 config=_config.yml
+preexecuted=()
 if [ "$mode" = force ] || [ "$mode" = cache ]; then
     fresh=$([ "$mode" = force ] && echo --fresh || true)
     python tools/preexecute.py --jobs "${HCBOOK_NOTEBOOK_JOBS:-2}" $fresh \
-        --cache _build/.jupyter_cache
+        --cache _build/.jupyter_cache --record _build/preexecuted.json
+    preexecuted=(--preexecuted _build/preexecuted.json)
     config=_build/_config.cached.yml
     python - "$config" <<'PY'
 import sys
@@ -60,8 +71,9 @@ PY
 # No page shows TeX that MathJax will not typeset.
 python tools/check_html.py _build/html
 
-# Every notebook, full and student, runs in a fresh kernel; its stored outputs carry no
-# progress bar and no deprecation warning.
+# Every notebook, full and student, has run in a fresh kernel (in the pre-execution or
+# here); its stored outputs carry no progress bar and no deprecation warning.
 start=$(date +%s)
-python tools/run_notebooks.py _build/html/_notebooks --jobs "${HCBOOK_NOTEBOOK_JOBS:-2}"
+python tools/run_notebooks.py _build/html/_notebooks --jobs "${HCBOOK_NOTEBOOK_JOBS:-2}" \
+    "${preexecuted[@]}"
 echo "notebook runs took $(( $(date +%s) - start )) s"

@@ -1,5 +1,7 @@
 """Check a built wheel against the checkout: every module and data file of ``hclib``,
-``py.typed`` and the licence are in it, and nothing is listed twice.
+``py.typed`` and the licence are in it, each byte for byte the checkout's (so the tests run
+on the checkout have tested the wheel's code; CI then runs only the tests of what installing
+can break against the installed wheel), and nothing is listed twice.
 
     python tools/check_wheel.py dist/hclib-*.whl
 
@@ -24,10 +26,15 @@ def expected_files(root: Path = ROOT) -> set[str]:
 
 
 def missing_from(wheel: Path, root: Path = ROOT) -> list[str]:
-    """What the wheel lacks: package files, and the licence under .dist-info/licenses/."""
+    """What the wheel lacks: package files (or holds in another version than the
+    checkout's), and the licence under .dist-info/licenses/."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    missing = sorted(expected_files(root) - set(names))
+        expected = expected_files(root)
+        changed = sorted(f"{name} (differs from the checkout's)"
+                         for name in expected & set(names)
+                         if archive.read(name) != (root / name).read_bytes())
+    missing = sorted(expected - set(names)) + changed
     if not any(name.endswith(".dist-info/licenses/LICENSE") for name in names):
         missing.append("*.dist-info/licenses/LICENSE")
     return missing
@@ -41,7 +48,8 @@ def main(argv: list[str]) -> int:
     for name in missing:
         print(f"missing from the wheel: {name}")
     if not missing:
-        print(f"{argv[0]}: every hclib module, its data, py.typed and LICENSE are in it")
+        print(f"{argv[0]}: every hclib module, its data, py.typed and LICENSE are in it, "
+              f"each the checkout's")
     return 1 if missing else 0
 
 

@@ -8,17 +8,31 @@ errors not allowed, the book's timeout), and stores every executed notebook in t
 The build then runs with ``execute_notebooks: cache`` and finds each chapter there (the
 cache matches a notebook by the hash of its code cells and kernel), so it executes nothing.
 
+Each chapter runs in an empty temporary folder, as a downloaded notebook does (no book
+beside it), so this one run also stands for the full edition's notebook, whose code cells
+are the chapter's (tools/run_notebooks.py checks that and runs it only when they differ).
+
+Every run writes ``--record`` (default ``_build/preexecuted.json``): the cache and, per
+chapter executed in *this* run, the cache record and the seconds it took. What was cached
+by an earlier run (a restored cache, older code of ``hclib``) is not in it. The notebook
+runner and the README's test command (``conftest.py``, with ``HCBOOK_PREEXECUTED`` set to
+the record, as ``.ci/run`` does) take the chapters in the record as run and check their
+executed notebooks instead of running them again (:func:`executed_in_this_run`).
+
 ``tools/build_book.sh`` calls it. A chapter already in the cache with the same code is not
 run again; ``--fresh`` empties the cache first (what ``execute_notebooks: force`` means).
 
     python tools/preexecute.py [--jobs N] [--fresh] [--cache _build/.jupyter_cache]
+                               [--record _build/preexecuted.json] [CHAPTER.md ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -49,11 +63,30 @@ def execute(path: Path, timeout: int) -> tuple[Path, str | None, float, str | No
     """Run one chapter in a fresh kernel: (path, executed notebook as JSON or None, seconds,
     the traceback or None)."""
     notebook = read(path)
-    result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False,
-                                 timeout=timeout, meta_override=True)
+    with tempfile.TemporaryDirectory(prefix="hcbook-chapter-") as folder:
+        result = single_nb_execution(notebook, cwd=folder, allow_errors=False,
+                                     timeout=timeout, meta_override=True)
     if result.err is not None:
         return path, None, result.time, result.exc_string
     return path, nbformat.writes(notebook), result.time, None
+
+
+def executed_in_this_run(record: Path) -> dict[Path, nbformat.NotebookNode]:
+    """The chapters that the run which wrote ``record`` executed, each with its executed
+    notebook from the cache, kept only while the chapter's code still matches that very
+    cache record (a chapter edited since, or re-cached by another run, is left out)."""
+    data = json.loads(Path(record).read_text(encoding="utf-8"))
+    cache = get_cache(data["cache"])
+    found = {}
+    for name, entry in data["chapters"].items():
+        path = Path(name) if Path(name).is_absolute() else ROOT / name
+        try:
+            matched = cache.match_cache_notebook(read(path))
+        except (KeyError, FileNotFoundError):
+            continue
+        if matched.pk == entry["pk"]:
+            found[path.resolve()] = cache.get_cache_bundle(matched.pk).nb
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="empty the cache first")
     parser.add_argument("--cache", type=Path, default=ROOT / "_build" / ".jupyter_cache")
     parser.add_argument("--config", type=Path, default=ROOT / "_config.yml")
+    parser.add_argument("--record", type=Path, default=ROOT / "_build" / "preexecuted.json",
+                        help="where to write the chapters this run executed (%(default)s)")
+    parser.add_argument("chapter", type=Path, nargs="*",
+                        help="run only these chapters (default: every chapter of book/)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -70,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh:
         shutil.rmtree(args.cache, ignore_errors=True)
     cache = get_cache(str(args.cache))
-    book, todo = chapters(), []
+    book, todo, record = [p.resolve() for p in args.chapter] or chapters(), [], {}
     for path in book:
         try:
             cache.match_cache_notebook(read(path))
@@ -86,16 +123,20 @@ def main(argv: list[str] | None = None) -> int:
         runs = [pool.submit(execute, path, timeout) for path in todo]
         for run in as_completed(runs):
             path, executed, seconds, error = run.result()
-            name = path.relative_to(ROOT)
+            name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
             if error is not None:
                 failed.append(name)
                 print(f"  {name}  FAILED after {seconds:.0f} s\n{error}", flush=True)
                 continue
-            cache.cache_notebook_bundle(
+            cached = cache.cache_notebook_bundle(
                 CacheBundleIn(nbformat.reads(executed, as_version=4), str(path),
                               data={"execution_seconds": seconds}),
                 check_validity=False, overwrite=True)
+            record[str(name)] = {"pk": cached.pk, "seconds": round(seconds, 1)}
             print(f"  {str(name):<34} {seconds:6.0f} s  cached", flush=True)
+    args.record.parent.mkdir(parents=True, exist_ok=True)
+    args.record.write_text(json.dumps({"cache": str(args.cache.resolve()),
+                                       "chapters": record}, indent=1), encoding="utf-8")
     print(f"pre-executed in {time.time() - start:.0f} s; {len(failed)} failed", flush=True)
     return 1 if failed else 0
 

@@ -13,6 +13,21 @@ must hold no deprecation warning either (progress bars are what a live run shoul
 It prints the time of every
 notebook and of the whole run, and exits with 1 when a notebook fails to run or a check
 fails.
+
+With ``--preexecuted RECORD`` (tools/preexecute.py's record of the chapters it ran in this
+build, in an empty folder as a downloaded notebook runs) each chapter runs once per edition
+at most. A full notebook whose code cells are exactly those of its chapter's executed
+notebook in the record is that run: its outputs are that run's, so it is checked, not run
+again. A student notebook drops the solutions' cells, so later cells may meet a state that
+the full run never had (a name, a random generator or a table that a solution changed): it
+runs in a fresh kernel unless its code cells are exactly the full notebook's (a chapter
+without code in its solutions), which then covers it. A static check of the names (the
+build's ``solution_only_names``) cannot see a solution that changes an object in place, so
+it does not replace the run. The Colab install cell (tag ``hcbook-install``), which does
+nothing outside Colab, is not compared.
+
+    python tools/run_notebooks.py _build/html/_notebooks --jobs 2 \
+        --preexecuted _build/preexecuted.json
 """
 
 from __future__ import annotations
@@ -29,6 +44,7 @@ from pathlib import Path
 
 import nbformat
 
+ROOT = Path(__file__).resolve().parents[1]
 # tqdm's bar ("desc:  45%|####5     | 45/100 [00:01<00:02, 30.0it/s]") and its counter
 # without a total ("desc: 45it [00:01, 30.0it/s]"); the same pattern as the notebook writer's
 PROGRESS = re.compile(r"\d+%\|.*\||\[\d+:\d\d(?::\d\d)?(?:<[\d:?]+)?(?:,[^\]]*)?\]")
@@ -84,6 +100,31 @@ def recorded_seconds(notebook) -> float:
     return total
 
 
+def code_cells(notebook) -> list[str]:
+    """The sources of a notebook's code cells, without the Colab install cell."""
+    return [cell.source for cell in notebook.cells if cell.cell_type == "code"
+            and "hcbook-install" not in cell.get("metadata", {}).get("tags", [])]
+
+
+def already_run(notebooks: dict[Path, nbformat.NotebookNode], executed: dict,
+                book: Path) -> dict[Path, str]:
+    """The notebooks that need no fresh run, each with the reason: full notebooks whose
+    code is their chapter's in ``executed`` (:func:`preexecute.executed_in_this_run`),
+    student notebooks whose code is that of such a full notebook."""
+    skip = {}
+    for path, notebook in notebooks.items():
+        chapter = (book / f"{path.stem}.md").resolve()
+        if path.parent.name == "full" and chapter in executed \
+                and code_cells(notebook) == code_cells(executed[chapter]):
+            skip[path] = "the pre-executed run of its chapter, same code"
+    for path, notebook in notebooks.items():
+        full = path.parent.parent / "full" / path.name
+        if path.parent.name == "student" and full in skip \
+                and code_cells(notebook) == code_cells(notebooks[full]):
+            skip[path] = "the same code as the full notebook"
+    return skip
+
+
 def run_one(path: str, timeout: int) -> tuple[str, float, str]:
     """Run one notebook in a fresh kernel: (path, seconds, '' or what went wrong)."""
     from nbclient import NotebookClient
@@ -117,6 +158,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds a cell may take (default 1800, as the book build)")
     parser.add_argument("--check-only", action="store_true",
                         help="check the stored outputs, run nothing")
+    parser.add_argument("--preexecuted", type=Path, default=None,
+                        help="tools/preexecute.py's record of this build's runs: run only "
+                             "the notebooks that it does not cover")
+    parser.add_argument("--book", type=Path, default=ROOT / "book",
+                        help="the chapters' folder (default: %(default)s)")
     args = parser.parse_args(argv)
 
     paths = sorted(args.folder.glob("*/*.ipynb"))
@@ -135,7 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_only:
         return 1 if failed else 0
 
-    order = sorted(paths, key=lambda p: -recorded_seconds(notebooks[p]))
+    skip = {}
+    if args.preexecuted is not None:
+        from preexecute import executed_in_this_run
+        skip = already_run(notebooks, executed_in_this_run(args.preexecuted), args.book)
+        for path, reason in sorted(skip.items()):
+            print(f"  {str(path.relative_to(args.folder)):38s} not run again: {reason}")
+    order = sorted((p for p in paths if p not in skip),
+                   key=lambda p: -recorded_seconds(notebooks[p]))
     start = time.perf_counter()
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
@@ -149,8 +202,10 @@ def main(argv: list[str] | None = None) -> int:
                 failed += 1
                 print("    " + problem.replace("\n", "\n    "), flush=True)
     editions = sorted({p.parent.name for p in paths})
-    print(f"notebooks: {len(paths)} run in fresh kernels ({', '.join(editions)}), "
-          f"{args.jobs} at a time, in {time.perf_counter() - start:.0f} s; {failed} failed")
+    print(f"notebooks: {len(order)} of {len(paths)} run in fresh kernels "
+          f"({', '.join(editions)}), {args.jobs} at a time, in "
+          f"{time.perf_counter() - start:.0f} s ({len(skip)} covered by the pre-executed "
+          f"run); {failed} failed")
     return 1 if failed else 0
 
 

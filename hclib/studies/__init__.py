@@ -11,10 +11,14 @@ tables.
   seeded cross-validation of every registered method; what its accuracies say (summaries,
   Welch tests, accuracy against the number of candidates) is in
   :mod:`hclib.studies.benchmark_analysis`.
+  Two side studies of the chapter (HC† on character n-grams, the approximate HC mode) are
+  run once and stored by :mod:`hclib.studies.benchmark_stored`.
 * :mod:`hclib.studies.pan`: the PAN 2018 cross-domain attribution study (Section 2.4): the
   paper's pipeline, the character n-gram SVM baseline and the open-set study; the protocols of
   the paper's text and code compared in :mod:`hclib.studies.pan_protocols`, PAN's official
   scores in :mod:`hclib.studies.scores`.
+  The chapter's SVM baseline and HC on character n-grams are run once and stored by
+  :mod:`hclib.studies.pan_stored`.
 * :mod:`hclib.studies.cv`: why HC works, the within-corpus variation of words (Section
   "Analyzing Success").
 * :mod:`hclib.studies.published`: the paper's published code and numbers in one place: the
@@ -25,7 +29,8 @@ tables.
   ``data/short_texts.csv``.
 * :mod:`hclib.studies.trust`: how far a verdict of :func:`hclib.attribute` can be trusted
   (chapter "Attribute your own texts"): Gutenberg pieces of works in folds, grouped against
-  ungrouped leave-one-out, accuracy against length, PAN 2018 confidences.
+  ungrouped leave-one-out, accuracy against length, PAN 2018 confidences; its heavy
+  tables are stored in ``data/trust_*.csv``.
 * :mod:`hclib.studies.your_texts`: the expected accuracy on the texts attributed and the
   probability of an outsider author, checked against the truth on the Gutenberg folds, the
   Federalist (Jay's papers as outsiders), whole novels and PAN 2018.

@@ -9,6 +9,10 @@ r"""How far a verdict of :func:`hclib.attribute` can be trusted, measured on the
 * :func:`length_curve`: accuracy against the length of the text (excerpts of the disputed
   pieces), the curve behind the evidence floor ``min_tokens``;
 * :func:`pan_verdicts`: the verdicts and confidences of every PAN 2018 problem's unknown texts.
+* :func:`write_results` (``python -m hclib.studies.trust``, 81 s on two cores) stores the
+  chapter's heavy tables (the leave-one-out variants per fold, the confirmation, the balance
+  curve) in ``data/trust_*.csv``; the chapter reads them with :func:`load_results` and
+  recomputes the default leave-one-out live to check that they are this code's.
 
 Size-matched leave-one-out (issue 23, written before any comparison was run). With a work left
 out, the own author's corpus holds one work and every other author's two, and a discrepancy
@@ -176,6 +180,7 @@ known texts sees.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -185,7 +190,19 @@ from hclib.attribution.pipeline import attribute
 
 __all__ = ["work_pieces", "fold_verdicts", "CONFIRMATION_SKIPS", "loo_variants",
            "rebuilt_vocabulary_loo", "balance_curve",
-           "BALANCE_RATIOS", "balanced_draws", "length_curve", "pan_verdicts"]
+           "BALANCE_RATIOS", "balanced_draws", "length_curve", "pan_verdicts", "RESULTS",
+           "STORED", "write_results", "load_results", "main"]
+
+#: The folder of the tables stored by :func:`write_results` (``trust_<name>.csv``).
+RESULTS = Path(__file__).with_name("data")
+
+#: What each table stored by :func:`write_results` holds, by name.
+STORED: dict[str, str] = {
+    "folds": "per fold of work_pieces(): the leave-one-out of every loo_match, the "
+             "rebuilt-vocabulary one, the ungrouped one and the disputed accuracy",
+    "confirmation": "loo_variants on the confirmation sets (CONFIRMATION_SKIPS), by variant",
+    "balance": "balance_curve(work_pieces()): accuracy per method and corpus ratio",
+}
 
 #: The ``skip`` of :func:`work_pieces` for each confirmation set of the bracket study.
 CONFIRMATION_SKIPS: tuple[int, ...] = (12, 24, 36)
@@ -485,3 +502,61 @@ def pan_verdicts(collection: str = "test", **options: Any) -> pd.DataFrame:
         v["right"] = v["author"] == v["true"]
         frames.append(v)
     return pd.concat(frames)
+
+
+def write_results(folder: str | Path = RESULTS) -> dict[str, pd.DataFrame]:
+    """The heavy tables of the chapter "Attribute your own texts", computed on
+    :func:`work_pieces` (and its confirmation sets) and stored as ``trust_<name>.csv`` in
+    ``folder`` (:data:`STORED`; ``python -m hclib.studies.trust``), so that the chapter
+    reads them back instead of running them on every build:
+
+    * ``folds``: per fold, :func:`fold_verdicts`'s table for the default ``loo_match``
+      (its grouped LOO renamed "bracketed LOO (printed)") with the grouped LOO of
+      ``"none"`` ("unmatched LOO"), of ``"group"`` ("matched LOO") and of
+      :func:`rebuilt_vocabulary_loo` ("rebuilt-vocabulary LOO");
+    * ``confirmation``: :func:`loo_variants` on ``work_pieces(skip=k)`` for every ``k`` of
+      :data:`CONFIRMATION_SKIPS`, indexed by variant;
+    * ``balance``: :func:`balance_curve`.
+
+    Floats are written at full precision (read back exactly by :func:`load_results`)."""
+    pieces = work_pieces()
+    _, folds = fold_verdicts(pieces)  # the default loo_match, as attribute() prints it
+    _, unmatched = fold_verdicts(pieces, loo_match="none")
+    _, matched = fold_verdicts(pieces, loo_match="group")
+    rebuilt = rebuilt_vocabulary_loo(pieces)
+    folds = folds.rename(columns={"grouped LOO": "bracketed LOO (printed)"})
+    folds.insert(0, "unmatched LOO", unmatched["grouped LOO"])
+    folds.insert(1, "matched LOO", matched["grouped LOO"])
+    folds.insert(5, "rebuilt-vocabulary LOO", rebuilt["grouped LOO"])
+    sets = [work_pieces(skip=k) for k in CONFIRMATION_SKIPS]
+    tables = {"folds": folds,
+              "confirmation": loo_variants(sets).set_index("variant"),
+              "balance": balance_curve(pieces)}
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for name, table in tables.items():
+        table.to_csv(Path(folder) / f"trust_{name}.csv",
+                     index=name != "balance")
+    return tables
+
+
+def load_results(name: str, folder: str | Path = RESULTS) -> pd.DataFrame:
+    """The table ``name`` of :data:`STORED`, as :func:`write_results` computed it."""
+    if name not in STORED:
+        raise ValueError(f"name must be one of {sorted(STORED)}, got {name!r}")
+    index = {"folds": "fold", "confirmation": "variant"}.get(name)
+    return pd.read_csv(Path(folder) / f"trust_{name}.csv", index_col=index)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m hclib.studies.trust [--out FOLDER]``: :func:`write_results`."""
+    import argparse
+    parser = argparse.ArgumentParser(description="store the tables of hclib.studies.trust")
+    parser.add_argument("--out", default=str(RESULTS))
+    args = parser.parse_args(argv)
+    for name, table in write_results(args.out).items():
+        print(f"{name}:\n{table.round(3).to_string()}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
