@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from hclib.studies import your_texts
 
@@ -20,8 +21,11 @@ def test_stored_rows_are_the_chapters_table() -> None:
     assert (rows.collection == "books, work folders").sum() == 6
     assert "federalist disputed + Jay" in set(rows.problem)
     assert "pan18 test pooled" in set(rows.problem)
-    shares = rows[["loo", "expected", "real", "outsiders", "outsiders_true"]]
+    shares = rows[["loo", "expected", "real", "outsiders_true"]]
     assert ((shares >= 0) & (shares <= 1)).all().all()
+    # two candidates (the Federalist) have no outsider model: no estimated share
+    two = rows.collection == "Federalist"
+    assert rows.outsiders[two].isna().all() and rows.outsiders[~two].between(0, 1).all()
     bounded = rows.dropna(subset=["low", "high"])
     assert len(bounded) == len(rows) - 1  # the pooled row has no interval
     assert (bounded.low <= bounded.expected).all()
@@ -43,7 +47,7 @@ def test_write_results_round_trips(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(your_texts, "pan_expected", lambda collections: pd.DataFrame(
         [{**row, "problem": "r", "texts": 1, "real": 0.0, "outsiders_true": 0.0}]))
     path = tmp_path / "rows.csv"
-    written = your_texts.write_results(path)
+    written = your_texts.write_results(path, novels=False)
     assert list(written.columns) == COLUMNS
     assert list(written.problem) == ["p", "p, flat", "p, flat, pieces grouped", "q", "r",
                                      "pan18 test pooled"]
@@ -51,3 +55,11 @@ def test_write_results_round_trips(monkeypatch, tmp_path) -> None:
     assert written.outsiders_true.tolist() == [0, 0, 0, 0.25, 0, 0]
     back = your_texts.load_results(path)
     assert abs(back.real.iloc[0] - 2 / 3) < 1e-6
+
+
+def test_stored_novels() -> None:
+    """The novels of issue 41: five whole third novels and Collins's pieces and novel."""
+    v = your_texts.load_novels()
+    assert len(v) == 12 and (v.true == "<UNK>").sum() == 7
+    assert v.p_outsider.between(0, 1).all()
+    assert v.outsiders.iloc[0] == pytest.approx(v.p_outsider.mean(), abs=1e-5)

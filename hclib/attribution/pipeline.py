@@ -37,8 +37,9 @@ and returns an :class:`~hclib.attribution.result.Attribution`:
    model of margin, evidence and rank score fitted on the known texts' grouped
    leave-one-out verdicts (:mod:`hclib.calibration.confidence`), at least :math:`1/C` with
    :math:`C` candidates; ``p_outsider``, the probability that the author is none of the
-   candidates, learned by leaving each candidate out in turn and compared at matched length
-   (:mod:`hclib.calibration.outsider`); and from both the
+   candidates, from how much closer the text is to its best candidate than to the others
+   (a relative score), learned by leaving each candidate out in turn, size-matched, with
+   at least three candidates (:mod:`hclib.calibration.outsider`); and from both the
    :attr:`~hclib.attribution.result.Attribution.expected_accuracy` on the texts attributed,
    with an interval from refitted calibrations (:mod:`hclib.attribution.trust`). Open set: with
    ``reject=level`` a text is answered ``"<UNK>"`` when (``reject_by="rank"``) its
@@ -262,7 +263,9 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens, rows.size))
     outsider, calibration = fit_outsider_model(result, calibration,
-                                          excerpts[0][1] if full else None)
+                                               excerpts[-1][1] if full else None,
+                                               _work_verdicts(result, m, groups, options,
+                                                              matches[-1]))
     if outsider is None and reject is not None and reject_by == "outsider":
         raise ValueError(_no_outsider_message(labels))
     return replace(result, confidence_model=model, calibration=calibration,
@@ -310,6 +313,38 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     both = tuple(b.assign(_source=source)
                  for b in insider_outsider(result, frame, ranks, evidence, true))
     return base, both
+
+
+def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[str, Any],
+                   loo_match: str = "none") -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """The insider and outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)
+    of each whole group of known texts (a work), its texts summed and scored without it:
+    calibration rows at the length of a whole work; ``None`` when every group is one text
+    or no author has two groups."""
+    labels = result._known_labels
+    every = loo_rows(labels, groups)
+    firsts = {}
+    for i in every:
+        firsts.setdefault(groups[i], []).append(int(i))
+    if not firsts or all(len(v) == 1 for v in firsts.values()):
+        return None
+    reps = np.array([v[0] for v in firsts.values()])
+    texts = np.vstack([result._known_counts[v].sum(axis=0) for v in firsts.values()])
+    table = grouped_loo_table(m, result._known_counts, labels, groups, reps, options,
+                              texts=texts, match=loo_match)
+    names = [f"work {g}" for g in firsts]
+    cands = result.candidates
+    ranks = None
+    if result.known_ranks is not None:
+        ranks = pd.DataFrame(result._ranks_of(table), index=names, columns=cands)
+    size = texts.sum(axis=1)
+    evidence = pd.DataFrame({"tokens": size, "in_vocabulary": size}, index=names)
+    true = pd.Series([labels[i] for i in reps], index=names, dtype=object)
+    source = [result.known_tokens.index[i] for i in reps] \
+        if result.known_tokens is not None else names
+    frame = pd.DataFrame(table, index=names, columns=cands)
+    inside, outside = insider_outsider(result, frame, ranks, evidence, true)
+    return inside.assign(_source=source), outside.assign(_source=source)
 
 
 def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None

@@ -1,5 +1,4 @@
-r"""What :func:`hclib.attribute` returns: the verdicts, the accuracy on the known texts and the
-words behind each verdict.
+r"""What :func:`hclib.attribute` returns: the verdicts, the accuracy, the words behind them.
 
 :class:`Attribution` holds the tables of a call (the texts to attribute and the known texts
 left out, against every candidate) and derives from them, without recomputing, every
@@ -20,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from hclib._results import Result
-from hclib.calibration import ConfidenceModel, confidence_features, relative_ranks, wilson_interval
+from hclib.calibration import (ConfidenceModel, confidence_features, outsider,
+                               relative_ranks, wilson_interval)
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.formulas.hc import n_candidates
 from hclib.texts.features import Features
@@ -233,6 +233,10 @@ class Attribution(Result):
         out["tokens"] = evidence["tokens"].to_numpy()
         out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
         out["_tie"] = tie
+        # the relative features of the outsider model (hclib.calibration.outsider), per row
+        u = outsider.relative_features(dv, outsider.DEFAULT_VARIANT)
+        for j in range(u.shape[1]):
+            out[f"_u{j}"] = u[:, j]
         return out
 
     def _confidence(self, base: pd.DataFrame,
@@ -282,7 +286,7 @@ class Attribution(Result):
         for s, marker in answer.items():
             out.loc[status == s, "author"] = marker
         out["status"] = status
-        return out
+        return out.drop(columns=[c for c in out if c.startswith("_u")])
 
     @property
     def verdicts(self) -> pd.DataFrame:

@@ -32,11 +32,10 @@ from dataclasses import replace
 
 import pandas as pd
 
+from hclib.calibration import outsider
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
-                               expected_accuracy,
-                               fit_confidence, fit_outsider, length_fit,
+                               expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
-from hclib.calibration.outsider import LengthFit
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
            "fit_outsider_model", "insider_outsider", "p_outsider"]
@@ -51,8 +50,9 @@ REFITS = 40
 class ExpectedAccuracy:
     """The expected accuracy on the ``n`` texts being attributed (the mean of their verdicts'
     probabilities of being right), with its 95 % interval (refitted calibration and binomial
-    spread), and ``outsiders``, the estimated share of them by none of the candidates (NaN
-    when there is no outsider model)."""
+    spread), ``outsiders``, the estimated share of them by none of the candidates (the mean
+    ``p_outsider``; NaN when there is no outsider model), and ``confidence``, the mean
+    confidence of their verdicts, which assumes every author a candidate."""
 
     value: float
     low: float
@@ -62,6 +62,7 @@ class ExpectedAccuracy:
     refits: int = REFITS
     # texts with insufficient evidence: no verdict, so neither right nor wrong; left out
     insufficient: int = 0
+    confidence: float = float("nan")
 
     def __str__(self) -> str:
         left = "" if not self.insufficient else (
@@ -70,9 +71,10 @@ class ExpectedAccuracy:
             return f"expected accuracy on these texts: no calibrated verdict{left}"
         share = "" if not np.isfinite(self.outsiders) else (
             f"; estimated share by none of the candidates {self.outsiders:.0%}")
+        conf = "" if not np.isfinite(self.confidence) else (
+            f"; mean confidence {self.confidence:.1%}")
         return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
-                f"(95% interval {self.low:.1%}–{self.high:.1%}; the mean calibrated "
-                f"confidence of their verdicts{share}{left})")
+                f"(95% interval {self.low:.1%}–{self.high:.1%}{conf}{share}{left})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,8 +90,8 @@ class Calibration:
     u: np.ndarray | None = None
     outsider: np.ndarray | None = None
     u_source: np.ndarray | None = None
-    # the discrepancy against the length, on the candidates' own leave-one-out values
-    lengths: LengthFit | None = None
+    # variants with the evidence (hclib.calibration.outsider.WITH_LENGTH): its range
+    length_range: tuple[float, float] | None = None
     _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
         default_factory=list, repr=False)
 
@@ -133,12 +135,27 @@ def outsider_q(result: Any, base: pd.DataFrame,
     (:mod:`hclib.calibration.outsider`); NaN for a tie or too little evidence."""
     model = result.outsider_model if model is None else model
     cal = result.calibration
-    if model is None or cal is None or cal.lengths is None or not len(base):
+    if model is None or cal is None or not len(base):
         return np.full(len(base), np.nan)
-    q = model.predict(cal.lengths.features(base["discrepancy"], base["in_vocabulary"],
-                                           list(base["author"])))
+    u = _features(base, cal.length_range)
+    q = np.full(len(base), np.nan)
+    ok = np.isfinite(u).all(axis=1)
+    if ok.any():
+        q[ok] = model.predict(u[ok])
     short = base["in_vocabulary"].to_numpy() < max(result.min_tokens, 1)
     return np.where(short | base["_tie"].to_numpy(dtype=bool), np.nan, q)
+
+
+def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = None
+              ) -> np.ndarray:
+    r"""The relative features (:func:`hclib.calibration.relative_features`) that
+    ``Attribution._base`` keeps in columns ``_u0``, ``_u1``, ..., and with a
+    ``length_range`` the evidence :math:`\log(1 + T)` clipped to it."""
+    u = base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)
+    if length_range is None:
+        return u
+    t = np.clip(np.log1p(base["in_vocabulary"].to_numpy(dtype=np.float64)), *length_range)
+    return np.column_stack([u, t])
 
 
 def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
@@ -155,7 +172,12 @@ def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = 
     q = outsider_q(result, base, model)
     if not np.isfinite(q).any():
         return q
-    share = outsider_share(result, model) if share is None else share
+    if share is None:  # the posterior at the share estimated among the texts to attribute
+        table = outsider_q(result, result._base(result.table, result.ranks, result.tokens),
+                           model)
+        p, share = outsider_posterior(table)
+        if base.index.equals(result.table.index) and np.allclose(table, q, equal_nan=True):
+            return p
     return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
 
 
@@ -178,22 +200,25 @@ def expected(result: Any) -> ExpectedAccuracy:
     floor = 1.0 / len(result.candidates)
     no_q = base["_tie"].to_numpy(dtype=bool) | (base["in_vocabulary"].to_numpy()
                                                 < max(result.min_tokens, 1))
-    u = None if cal.lengths is None else cal.lengths.features(
-        base["discrepancy"], base["in_vocabulary"], list(base["author"]))
+    u = _features(base, cal.length_range)
+    scored = ~no_q & np.isfinite(u).all(axis=1)
     refits = []
     for conf, outs in cal.refits(start=(result.confidence_model, result.outsider_model)):
         c = np.maximum(conf.predict(z), floor)
         p = np.full(len(v), np.nan)
-        if outs is not None and u is not None:
-            q = np.where(no_q, np.nan, outs.predict(u))
-            if np.isfinite(q).any():
-                p = outsider_posterior(q)[0]
+        if outs is not None and scored.any():
+            q = np.full(len(v), np.nan)
+            q[scored] = outs.predict(u[scored])
+            p = outsider_posterior(q)[0]
         refits.append(right_probability(status, c, p))
     # a text with insufficient evidence gets no verdict: not counted right or wrong
     answered = status != "insufficient evidence"
     value, low, high = expected_accuracy(probs[answered], np.array(refits)[:, answered])
+    answered_conf = v["confidence"][answered]
     return ExpectedAccuracy(value, low, high, int(answered.sum()), share, len(refits),
-                            int((~answered).sum()))
+                            int((~answered).sum()),
+                            float(np.nanmean(answered_conf)) if answered_conf.notna().any()
+                            else float("nan"))
 
 
 def differs(result: Any, e: ExpectedAccuracy | None = None) -> str | None:
@@ -231,8 +256,9 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
 
 
 def fit_outsider_model(result: Any, calibration: Calibration | None,
-                  excerpts: tuple[pd.DataFrame, pd.DataFrame] | None
-                  ) -> tuple[ConfidenceModel | None, Calibration | None]:
+                       excerpts: tuple[pd.DataFrame, pd.DataFrame] | None,
+                       works: tuple[pd.DataFrame, pd.DataFrame] | None = None
+                       ) -> tuple[ConfidenceModel | None, Calibration | None]:
     """The outsider model (:mod:`hclib.calibration.outsider`) of the known texts' insider and
     outsider verdicts (:func:`insider_outsider`, the unmatched leave-one-out and the
     excerpts), and ``calibration`` with its rows; ``None`` without ranks."""
@@ -247,15 +273,19 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     assert result.known_tokens is not None
     evidence = result.known_tokens.loc[result.known_table.index]
     names = list(result.known_table.index)
-    inside, outside = insider_outsider(result, result.known_table, result.known_ranks,
-                                        evidence, result.known_authors)
+    # size-matched where the bracket scored it: every candidate one group fewer, as the
+    # own author; unmatched, the own author's smaller corpus makes an insider look closer
+    # than a text to attribute ever is
+    table, ranks = result.known_table, result.known_ranks
+    if result.matched_table is not None:
+        table, ranks = result.matched_table, result.matched_ranks
+    inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
-    ref = result._loo_reference
-    owner = [result._known_labels[result._known_index[n]] for n in ref.index]
-    own = ref.to_numpy()[np.arange(len(ref)), [result.candidates.index(o) for o in owner]]
-    lengths = length_fit(own, result.known_tokens.loc[ref.index, "in_vocabulary"], owner)
+    length = outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    if works is not None and length:
+        parts += [(works[0], 0.0), (works[1], 1.0)]
     floor = max(result.min_tokens, 1)
     frames, labels = [], []
     for frame, label in parts:
@@ -266,9 +296,17 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     y = np.concatenate(labels)
     if not rows.size or y.min() == y.max():
         return None, calibration
-    u = lengths.features(rows["discrepancy"], rows["in_vocabulary"], list(rows["author"]))
-    calibration = replace(calibration, u=u, outsider=y,
-                          u_source=rows["_source"].to_numpy(dtype=str), lengths=lengths)
-    return fit_outsider(u, y), calibration
+    span = None
+    if length:
+        t = np.log1p(rows["in_vocabulary"].to_numpy(dtype=np.float64))
+        span = (float(t.min()), float(t.max()))
+    u = _features(rows, span)
+    ok = np.isfinite(u).all(axis=1)
+    if not ok.any() or y[ok].min() == y[ok].max():
+        return None, calibration  # two candidates: an outsider row has no impostor
+    calibration = replace(calibration, u=u[ok], outsider=y[ok],
+                          u_source=rows["_source"].to_numpy(dtype=str)[ok],
+                          length_range=span)
+    return fit_outsider(u[ok], y[ok]), calibration
 
 

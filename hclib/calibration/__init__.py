@@ -16,7 +16,7 @@
   models and the binomial spread (:func:`expected_accuracy`, :func:`bootstrap_weights`);
 * :mod:`hclib.calibration.outsider`: the probability that a text's author is none of the
   candidates, learned by leaving each candidate out in turn (:func:`fit_outsider`,
-  :func:`length_fit`, :func:`outsider_posterior`);
+  :func:`relative_features`, :func:`outsider_posterior`);
 * :mod:`hclib.calibration.metrics` (used through its module): how good probabilistic
   same-author answers are, the measures of PAN's authorship-verification tasks
   (:func:`~hclib.calibration.metrics.verification_scores`: AUC, c@1, AUC × c@1, F1, F0.5u, the
@@ -33,7 +33,7 @@ from .confidence import (ConfidenceModel, confidence_features, ece_if_calibrated
                          expected_calibration_error, fit_confidence, reliability, wilson_interval)
 from .conformal import conformal_pvalues, conformal_table
 from .expected import bootstrap_weights, expected_accuracy
-from .outsider import LengthFit, fit_outsider, length_fit, outsider_posterior
+from .outsider import fit_outsider, outsider_posterior, relative_features
 from .ranks import TIES, attribute_by_rank, relative_ranks
 
 __all__ = ["TIES", "relative_ranks", "attribute_by_rank", "conformal_pvalues", "conformal_table",
@@ -41,4 +41,4 @@ __all__ = ["TIES", "relative_ranks", "attribute_by_rank", "conformal_pvalues", "
            "confidence_features", "fit_confidence", "expected_calibration_error",
            "ece_if_calibrated",
            "reliability", "wilson_interval", "bootstrap_weights", "expected_accuracy",
-           "LengthFit", "fit_outsider", "length_fit", "outsider_posterior"]
+           "fit_outsider", "outsider_posterior", "relative_features"]

@@ -84,7 +84,7 @@ class ConfidenceModel:
 def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
                    margin_scale: float = 1.0, weights: ArrayLike | None = None,
                    bounds: list[tuple[float | None, float | None]] | None = None,
-                   start: ArrayLike | None = None) -> ConfidenceModel:
+                   start: ArrayLike | None = None, evidence: bool = True) -> ConfidenceModel:
     """Fit the logistic confidence on features ``z`` (:func:`confidence_features`) and the
     0/1 truth ``correct`` of each verdict (module docstring for the regularisers).
 
@@ -93,7 +93,7 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
     docstring (margin and evidence ≥ 0, rank score ≤ 0); other models of verdicts (e.g.
     :mod:`hclib.calibration.outsider`) give their own. ``start``: the coefficients to start
     from (e.g. those of the fit on every verdict, for a bootstrap refit); the minimiser is
-    the same."""
+    the same. ``evidence``: the second feature is the evidence (its scale at least 1)."""
     z = np.atleast_2d(np.asarray(z, dtype=np.float64))
     y = np.asarray(correct, dtype=np.float64)
     if z.shape[0] != y.shape[0] or z.shape[0] == 0:
@@ -112,7 +112,7 @@ def fit_confidence(z: ArrayLike, correct: ArrayLike, *, ridge: float = 1.0,
     # evidence is in natural-log units at least: known texts of one length must not make a
     # slope that explodes on a short text
     floor = np.full(z.shape[1], 1e-9)
-    floor[1:2] = 1.0  # the second feature is the evidence, here and in the outsider model
+    floor[1:2] = 1.0 if evidence else 1e-9  # the second feature is the evidence, here and in the outsider model
     scale = np.maximum(scale, floor)
     x = np.column_stack([np.ones(len(y)), (z - mean) / scale])
     # the pseudo-text: mean features (0 after standardising), weight 1/2 right, 1/2 wrong

@@ -1,36 +1,36 @@
 r"""None of these: the probability that a text's author is none of the candidates.
 
+The score is *relative* (issue 41): is the text closer to its best candidate than to the
+other candidates, the impostors? A discrepancy grows with the text's length (Fisher's sums
+over the words), and so does its distance to every candidate alike; the shape of the row
+does not. For a row :math:`d_1, \dots, d_C` of the (texts × candidates) table, sorted
+:math:`d_{(1)} \le d_{(2)} \le \dots`, with :math:`\bar d_{-1}` and :math:`s_{-1}` the mean
+and standard deviation of the others :math:`d_{(2)}, \dots`, the features
+(:func:`relative_features`) are
+
+.. math::
+
+    g = \frac{d_{(2)} - d_{(1)}}{\bar d_{-1} - d_{(1)}}, \quad
+    \rho = \frac{d_{(1)}}{d_{(2)}}, \quad
+    z = \frac{\bar d_{-1} - d_{(1)}}{s_{-1}}\ (\text{clipped to } [0, 20]), \quad
+    \ell = \log\frac{d_{(1)}}{\bar d_{-1}},
+
+grouped in the variants of :data:`OUTSIDER_VARIANTS` (chosen by the rule of
+:mod:`hclib.studies.open_set`; the default :data:`DEFAULT_VARIANT`, :math:`(g, z)`). None
+of them holds the length; :math:`g` and :math:`z` are ratios of differences of the row, so
+a row scaled and shifted (a longer text, farther from every candidate alike) keeps them.
+Measured, not only argued: a whole novel is still read as further out than the 3,000-word
+pieces the model was calibrated on (:mod:`hclib.studies.your_texts`), because a whole work
+differs from the candidates more in its own words than a piece does.
+
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
-(scored without its group, and its shorter excerpts likewise) gives two verdicts: an
-*insider* one, its best candidate among all of them, and an *outsider* one, its best
-candidate among the others (column :math:`a` left out).
-
-A discrepancy grows with the length of the text (Fisher's sums over the words), and within
-an author's texts the length moves it more than the author does, so a raw discrepancy or
-its rank cannot tell an outsider. :func:`length_fit` compares like with like in length: on
-the leave-one-out discrepancies of every candidate's own known texts it fits
-
-.. math::
-
-    D_i = \alpha_{a(i)} + \beta_1 T_i + \beta_2 \log(1 + T_i) + \varepsilon_i
-
-(an intercept per candidate, slopes shared; :math:`T` the tokens inside the vocabulary), and
-a verdict's *residual* is :math:`e = D_b - \alpha_b - \beta_1 T - \beta_2 \log(1 + T)` for its
-chosen candidate :math:`b`. Its features are
-
-.. math::
-
-    u_1 = \hat r_b(e), \qquad u_2 = \log(1 + T), \qquad u_3 = e / s_b, \qquad u_4 = u_3 u_2,
-
-the share of :math:`b`'s own texts whose residual is at most :math:`e` (the conformal
-P-value at matched length, read the other way), the evidence, and the residual over
-:math:`s_b`, the median absolute residual of :math:`b`'s own texts (clipped to
-:math:`\pm 20`: it goes on where the rank stops at 1). A logistic model
-(:func:`fit_outsider`, the fit of :func:`hclib.calibration.fit_confidence` with slopes
-:math:`\beta_1, \beta_3 \ge 0` and a smaller ridge,
+(scored without its group, and its shorter excerpts likewise, so at the lengths of the
+known texts and below) gives an *insider* row, all candidates, and an *outsider* row,
+column :math:`a` left out. A logistic model (:func:`fit_outsider`, the fit of
+:func:`hclib.calibration.fit_confidence` with free slopes and a ridge of
 :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`) learns :math:`q`, the probability of an
-outsider at even odds (as many outsider verdicts as insider ones).
+outsider at even odds.
 
 The texts to attribute need not be half outsiders. :func:`outsider_posterior` estimates
 their share :math:`\pi` by maximum likelihood on the two-component mixture (EM), with one
@@ -43,123 +43,108 @@ them; it also keeps one or two texts from driving the share to 1):
     \qquad \pi = \frac{\sum_i p_i}{n + 1},
 
 iterated from :math:`\pi = 1/2` to the fixed point; :math:`p_i` is the text's
-``p_outsider``. Where :math:`q` cannot tell outsiders from insiders (:math:`\ell_i \approx
-1`) the share goes to 0: no outsider is assumed without evidence. One text with
-:math:`\ell = 9` gets :math:`\pi = 7/16` and :math:`p = 0.875`.
+``p_outsider`` and the estimated share of outsiders is their mean,
+:math:`\frac1n \sum_i p_i = \pi (n + 1) / n`. Where :math:`q` cannot tell outsiders from
+insiders (:math:`\ell_i \approx 1`) the share goes to 0: no outsider is assumed without
+evidence. With two candidates an outsider row has one column and no impostor: no model.
 """
 
 from __future__ import annotations
-
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["OUTSIDER_FEATURES", "OUTSIDER_RIDGE", "LengthFit", "fit_outsider", "length_fit",
-           "outsider_posterior"]
+__all__ = ["DEFAULT_VARIANT", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
+           "outsider_posterior", "relative_features", "WITH_LENGTH"]
 
-OUTSIDER_FEATURES: tuple[str, ...] = ("rank of the residual", "evidence", "residual",
-                                      "residual × evidence")
+#: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
+OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
+    "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
+    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z")}
+#: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
+#: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
+WITH_LENGTH: tuple[str, ...] = ("G",)
+#: The variant chosen by the rule of :mod:`hclib.studies.open_set`, fixed before its run.
+DEFAULT_VARIANT = "C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
 
 
-@dataclass(frozen=True)
-class LengthFit:
-    r""":func:`length_fit`: each candidate's intercept, the shared slopes on :math:`T` and
-    :math:`\log(1 + T)`, and each candidate's own residuals (sorted) and their scale."""
-
-    intercept: dict[Hashable, float]
-    slopes: np.ndarray
-    residuals: dict[Hashable, np.ndarray]
-    scale: dict[Hashable, float]
-
-    def residual(self, discrepancy: ArrayLike, tokens: ArrayLike,
-                 author: Sequence[Hashable]) -> np.ndarray:
-        t = np.asarray(tokens, dtype=np.float64)
-        d = np.asarray(discrepancy, dtype=np.float64)
-        alpha = np.array([self.intercept[a] for a in author], dtype=np.float64)
-        return d - alpha - self.slopes[0] * t - self.slopes[1] * np.log1p(t)
-
-    def features(self, discrepancy: ArrayLike, tokens: ArrayLike,
-                 author: Sequence[Hashable]) -> np.ndarray:
-        """The (verdicts × 4) matrix :math:`(u_1, u_2, u_3, u_4)` of the module docstring."""
-        e = np.nan_to_num(self.residual(discrepancy, tokens, author), nan=0.0)
-        who = np.asarray(author, dtype=object)
-        rank, scale = np.zeros(e.size), np.ones(e.size)
-        for a in dict.fromkeys(author):
-            mine = who == a
-            ref = self.residuals[a]
-            rank[mine] = np.searchsorted(ref, e[mine], side="right") / max(ref.size, 1)
-            scale[mine] = self.scale[a]
-        u = np.clip(e / scale, -_CLIP, _CLIP)
-        t = np.log1p(np.asarray(tokens, dtype=np.float64))
-        return np.column_stack([rank, t, u, u * t]).reshape(len(e), 4)
+def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarray:
+    """The (rows × features) matrix of ``variant`` (module docstring) of a discrepancy
+    table at one candidate fewer than its columns: a row with every column finite gets the
+    mean of its features with each other candidate but its best left out in turn, a row
+    with one column non-finite (an outsider row: its author left out) its features as it
+    is; so both see :math:`C - 1` candidates. A row with fewer than two candidates left
+    gets NaN."""
+    if variant not in OUTSIDER_VARIANTS:
+        raise ValueError(f"variant must be one of {list(OUTSIDER_VARIANTS)}, got {variant!r}")
+    d = np.atleast_2d(np.asarray(d, dtype=np.float64))
+    d = np.where(np.isfinite(d), d, np.nan)
+    full = np.isfinite(d).all(axis=1)
+    out = _row_features(d, variant)
+    if d.shape[1] < 3:  # at C - 1 one candidate: nothing to compare it with
+        out[full] = np.nan
+    elif full.any():
+        part = d[full]
+        best = np.nanargmin(part, axis=1)
+        total = np.zeros((part.shape[0], out.shape[1]))
+        for j in range(d.shape[1]):
+            less = part.copy()
+            less[:, j] = np.nan
+            f = _row_features(less, variant)
+            total += np.where((best == j)[:, None], 0.0, f)
+        out[full] = total / max(d.shape[1] - 1, 1)
+    return out
 
 
-def length_fit(discrepancy: ArrayLike, tokens: ArrayLike, author: Sequence[Hashable]
-               ) -> LengthFit:
-    r"""Fit :math:`D = \alpha_a + \beta_1 T + \beta_2 \log(1 + T)` by least squares on the
-    candidates' own leave-one-out discrepancies (module docstring); the slopes are 0 where
-    the lengths do not vary enough to fit them."""
-    d = np.asarray(discrepancy, dtype=np.float64)
-    t = np.asarray(tokens, dtype=np.float64)
-    author = list(author)
-    if d.shape != t.shape or d.ndim != 1 or d.size != len(author) or not d.size:
-        raise ValueError("length_fit needs one discrepancy, one length and one author per "
-                         "known text, and at least one text")
-    if not np.isfinite(d).all():
-        raise ValueError("the known texts' discrepancies must be finite")
-    names = list(dict.fromkeys(author))
-    index = {a: j for j, a in enumerate(names)}
-    code = np.array([index[a] for a in author])
-    per = np.bincount(code, minlength=len(names)).astype(np.float64)
-
-    def within(v: np.ndarray) -> np.ndarray:  # v less its candidate's mean
-        return v - (np.bincount(code, v, len(names)) / per)[code]
-
-    slopes = np.zeros(2)
-    if d.size > len(names) + 2 and np.ptp(np.log1p(t)) > 0.05:
-        # the slopes of the fit with an intercept per candidate, by Frisch-Waugh-Lovell:
-        # the within-candidate deviations regressed on each other (no dummy columns)
-        x = np.column_stack([within(t), within(np.log1p(t))])
-        slopes = np.linalg.lstsq(x, within(d), rcond=None)[0]
-    rest = d - slopes[0] * t - slopes[1] * np.log1p(t)
-    intercept, residuals, scale = {}, {}, {}
-    for j, a in enumerate(names):
-        mine = rest[code == j]
-        intercept[a] = float(np.mean(mine))
-        residuals[a] = np.sort(mine - intercept[a])
-        mad = float(np.median(np.abs(residuals[a])))
-        scale[a] = mad if mad > 0 else (float(np.std(mine)) or 1.0)
-    floor = float(np.median(list(scale.values())))  # a candidate of one or two texts
-    scale = {a: max(v, 0.25 * floor) for a, v in scale.items()}
-    return LengthFit(intercept, slopes, residuals, scale)
+def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
+    """:func:`relative_features` of each row as it is (NaN: a candidate left out)."""
+    d = np.where(np.isfinite(d), d, np.nan)
+    s = np.sort(d, axis=1)  # NaN last
+    n = np.isfinite(d).sum(axis=1)
+    out = np.full((d.shape[0], len(OUTSIDER_VARIANTS[variant])), np.nan)
+    ok = n >= 2
+    if not ok.any():
+        return out
+    s, n = s[ok], n[ok]
+    d1, d2 = s[:, 0], s[:, 1]
+    rest = s[:, 1:]
+    mean = np.nanmean(rest, axis=1)
+    sd = np.where(n > 2, np.nanstd(rest, axis=1), 0.0)  # one other: no spread
+    tiny = 1e-12
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cols = {"g": (d2 - d1) / np.maximum(mean - d1, tiny),
+                "rho": d1 / np.maximum(d2, tiny),
+                "z": np.clip((mean - d1) / np.maximum(sd, tiny), 0.0, _CLIP),
+                "ell": np.log(np.maximum(d1, tiny) / np.maximum(mean, tiny)),
+                "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny))}
+    out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
+    return out
 
 
 def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None = None,
                  ridge: float = OUTSIDER_RIDGE, start: ArrayLike | None = None
                  ) -> ConfidenceModel:
     """The logistic model of :math:`q` (module docstring): ``predict(u)`` is the probability
-    that a verdict of features ``u`` (:meth:`LengthFit.features`) is an outsider's, at even
-    odds; a larger rank or residual never lowers it. The ridge is
-    :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`: outsiders are often far from every
-    candidate, the two kinds of verdict all but separable, and a ridge of 1 would hold
-    :math:`q` near 0.9 for a text three times as far as any known text."""
+    that a verdict of features ``u`` (:func:`relative_features`) is an outsider's, at even
+    odds; the slopes are free, the ridge is
+    :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`."""
+    u = np.atleast_2d(np.asarray(u, dtype=np.float64))
     return fit_confidence(u, outsider, weights=weights, ridge=ridge, start=start,
-                          bounds=[(0.0, None), (None, None), (0.0, None), (None, None)])
+                          bounds=[(None, None)] * u.shape[1], evidence=False)
 
 
 def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: float = 1.0,
                        iterations: int = 500) -> tuple[np.ndarray, float]:
     r"""``(p, share)``: each text's probability of an outsider author and their estimated share
-    :math:`\pi` among the texts, from the even-odds probabilities ``q`` (module docstring;
-    ``pseudo`` texts by a candidate), or at a ``share`` given. NaN entries of ``q`` (no verdict) stay
-    NaN and do not count."""
+    among the texts, the mean of ``p`` (EM's :math:`\pi` times :math:`(n + 1) / n`), from the
+    even-odds probabilities ``q`` (module docstring;
+    ``pseudo`` texts by a candidate), or at a ``share`` given. NaN entries of ``q`` (no
+    verdict) stay NaN and do not count."""
     q = np.asarray(q, dtype=np.float64)
     ok = np.isfinite(q)
     odds = np.clip(q[ok], 1e-12, 1 - 1e-12)
@@ -179,4 +164,4 @@ def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: floa
         share = new
     p = np.full(q.shape, np.nan)
     p[ok] = share * odds / (share * odds + 1 - share)
-    return p, float(share)
+    return p, float(share) if iterations == 0 or not ok.any() else float(p[ok].mean())
