@@ -399,3 +399,15 @@ def test_cli_several_author_folders_one_line_about_the_folder(folders, tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "2 author folders" in done.stderr and "one author's folder" in done.stderr
     assert "hclib.attribute" not in done.stderr and "(" not in done.stderr.split(":")[-1][:1]
+
+
+def test_cli_distance_of_the_relative_score(inside):
+    done = hclib_cli("known", "letter.txt", "--impostors", "impostors", "--distance",
+                     "cosine", "--json", cwd=inside)
+    assert done.returncode == 0, done.stderr
+    res = hclib.verify("known", ["letter.txt"], impostors="impostors", distance="cosine")
+    shown = json.loads(done.stdout)["texts"][0]
+    assert shown["score"] == pytest.approx(float(res.table["score"].iloc[0]))
+    assert shown["decision"] == res.table["decision"].iloc[0]
+    bad = hclib_cli("known", "letter.txt", "--distance", "nope", cwd=inside)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -34,8 +34,9 @@ from hclib.verification.result import (COLUMNS, HIDDEN, LABELS, Verification,
                                        proper_names)
 from hclib.verification.inputs import read_known
 from hclib.verification.model import fit_model
-from hclib.verification.verify import (BAND, DEFAULT_METHOD, MIN_TOKENS, VerificationModel,
-                                       verify)
+from hclib.verification.distances import DISTANCES
+from hclib.verification.verify import (BAND, DEFAULT_DISTANCE, DEFAULT_METHOD, MIN_TOKENS,
+                                       VerificationModel, verify)
 
 from .attribute import _skip_notice, _unknown_texts
 from .command import HelpFormatter, UsageError
@@ -71,7 +72,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "of Gutenberg excerpts; with --pan, 'dataset': other problems' texts)")
     p.add_argument("--method", default=DEFAULT_METHOD, choices=sorted(
         n for n, m in METHODS.items() if m.corpus), metavar="NAME",
-        help=f"corpus discrepancy (default {DEFAULT_METHOD})")
+        help=f"corpus discrepancy of the P-value and of --explain (default "
+             f"{DEFAULT_METHOD})")
+    p.add_argument("--distance", default=None, choices=DISTANCES, metavar="NAME",
+                   help="distance of the impostor-relative score behind P(same) (default "
+                        f"{DEFAULT_DISTANCE}; one of {', '.join(DISTANCES)})")
     p.add_argument("--features", default="words", metavar="SPEC",
                    help="feature set, e.g. words, words:1-2, chars:3 (default words)")
     p.add_argument("--band", type=float, default=None, metavar="B",
@@ -145,6 +150,7 @@ def _run(args: argparse.Namespace) -> int:
         texts = _unknown_texts(args.texts, command="verify")
         try:
             result = verify(known, texts, impostors=impostors, method=args.method,
+                            distance=args.distance or DEFAULT_DISTANCE,
                             features=args.features, band=args.band,
                             min_tokens=args.min_tokens)
         except DataNotFoundError as exc:  # the default pool, offline
@@ -227,6 +233,7 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
             if len(pool) > DATASET_IMPOSTORS:
                 pool = pool.without([pool.authors[-1]])
         res = verify(known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
+                     distance=args.distance or DEFAULT_DISTANCE,
                      features=args.features, band=args.band, train=model,
                      min_tokens=args.min_tokens)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
