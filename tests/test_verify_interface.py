@@ -412,3 +412,16 @@ def test_cli_distance_of_the_relative_score(inside):
     bad = hclib_cli("known", "letter.txt", "--distance", "nope", cwd=inside)
     assert bad.returncode == 2  # argparse: its usage, then one line naming the option
     assert "--distance" in bad.stderr.strip().splitlines()[-1]
+
+
+def test_every_tool_returns_the_one_result_interface():
+    from hclib._results import Result
+    from hclib.attribution.result import Attribution
+    from hclib.mapping.result import TextMap
+    from hclib.verification.result import Verification
+    from hclib.windows.result import Rolling
+
+    for cls in (Attribution, Verification, TextMap, Rolling):
+        assert issubclass(cls, Result), cls
+        for name in ("summary_lines", "to_frame", "to_json", "caveats", "_repr_html_"):
+            assert callable(getattr(cls, name)), (cls, name)

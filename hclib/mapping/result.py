@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._results import Result
 from hclib.attribution.methods import Method
 from hclib.texts.features import Features
 
@@ -39,7 +40,7 @@ def tree_linkage(distances: np.ndarray, method: str) -> np.ndarray:
 
 
 @dataclass(eq=False)
-class TextMap:
+class TextMap(Result):
     """A map of texts (:func:`hclib.map`).
 
     ``distances`` is the labelled, symmetric (texts × texts) distance matrix of ``method``

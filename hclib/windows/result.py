@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._results import Result
 from hclib.attribution.render import shorten
 from hclib.attribution.result import Attribution
 
@@ -40,7 +41,7 @@ def _num(v: Any) -> Any:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Rolling:
+class Rolling(Result):
     """A rolling attribution (:mod:`hclib.windows.rolling`).
 
     ``windows``: one row per window (``first`` and ``last`` token, inclusive; the verdict's
