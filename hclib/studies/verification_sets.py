@@ -61,7 +61,8 @@ SETS = {"essays": "a", "Federalist": "a", "novels": "b", "pairs": "c"}
 @dataclass
 class Problem:
     """One verification problem: ``known`` texts of ``author``, the ``questioned`` text by
-    ``questioned_author``, the truth ``same``, the ``impostors``, its ``set`` and ``part``."""
+    ``questioned_author``, the truth ``same``, the ``impostors``, its ``set`` and ``part``;
+    ``sources`` names where each text comes from (known texts, then the questioned)."""
 
     set: str
     part: str
@@ -72,6 +73,7 @@ class Problem:
     questioned: str
     same: bool
     impostors: ImpostorPool
+    sources: tuple[str, ...] = ()
 
 
 def excerpt(text: str, words: int, rng: np.random.Generator | None = None) -> str:
@@ -135,16 +137,18 @@ def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, sa
                 other = str(rng.choice(rivals)) if rivals else str(
                     rng.choice([a for a in mine if a != author]))
             q = unknown[unknown.author == other]
-            questioned = q.text.iloc[int(rng.integers(len(q)))]
-            own = known[known.author == author].text.tolist()
+            row = q.iloc[int(rng.integers(len(q)))]
+            own = known[known.author == author]
             m = int(rng.integers(known_range[0], known_range[1] + 1))
-            chosen = [own[i] for i in sorted(rng.choice(len(own), m, replace=False))]
+            own = own.iloc[np.sort(rng.choice(len(own), m, replace=False))]
             pool = known[known.author.isin(mine) & ~known.author.isin([author, other])]
             pick = np.sort(rng.choice(len(pool), min(IMPOSTORS, len(pool)), replace=False))
             imp = pool.iloc[pick]
             impostors = impostor_pool({a: g.text.tolist() for a, g in imp.groupby("author")})
-            out.append(Problem(name, part, f"{name} {part} {k:03d}", author, other, chosen,
-                               questioned, same, impostors))
+            sources = tuple(f"{g} {d}" for g, d in zip(own.group, own.doc_id)) + \
+                (f"{row.group} {row.doc_id}",)
+            out.append(Problem(name, part, f"{name} {part} {k:03d}", author, other,
+                               own.text.tolist(), row.text, same, impostors, sources))
     return out
 
 
@@ -185,7 +189,7 @@ def federalist_problems(n: int = 40, seed: int = 0) -> list[Problem]:
                                    for a in cut if a != author})
         out.append(Problem("Federalist", "test", f"Federalist test {k:03d}", author, other,
                            [cut[author][i] for i in known_ids], cut[other][q_id], same,
-                           impostors))
+                           impostors, tuple(known_ids) + (q_id,)))
     return out
 
 
@@ -204,6 +208,9 @@ def novel_problems(n: int = 40, seed: int = 0) -> list[Problem]:
     part_of = split_authors(list(works), seed)
     rng = np.random.default_rng([seed, 5])
     pool = gutenberg_pool()
+
+    def doc(author: str, i: int) -> str:
+        return str(works[author]["doc_id"].iloc[i])
 
     def read(author: str, i: int) -> str:
         row = works[author].iloc[[i]].reset_index(drop=True)
@@ -226,7 +233,8 @@ def novel_problems(n: int = 40, seed: int = 0) -> list[Problem]:
             known = excerpt(read(author, w_known), k_words, rng)
             questioned = excerpt(read(other, w_q), q_words, rng)
             out.append(Problem("novels", part, f"novels {part} {k:03d}", author, other,
-                               [known], questioned, same, pool.without([author, other])))
+                               [known], questioned, same, pool.without([author, other]),
+                               (doc(author, w_known), doc(other, w_q))))
     return out
 
 
