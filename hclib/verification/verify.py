@@ -1,51 +1,32 @@
-r"""Did this author write it? :func:`verify`: a P-value, a calibrated probability, the words.
+r"""Did this author write it? :func:`verify`: a P-value, a probability, the words.
 
 Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the known corpus
-:math:`C`), a questioned text :math:`Q` and a pool of impostors :math:`I_1, \dots, I_m`
-(texts by other authors, :mod:`hclib.verification.impostors`), with :math:`d` a corpus
-discrepancy of the registry (default HC†, the paper's :func:`hclib.hc_discrepancy`) over
-the ``N`` most frequent items of the known texts:
+:math:`C`), questioned texts :math:`Q` and a pool of texts by other authors
+(:mod:`hclib.verification.impostors`):
 
-1. **Length.** A discrepancy grows with the evidence: a long text is further from any
-   corpus than a short one. So everything is compared at one *calibration length*
-   :math:`L`: the questioned text's length in items, at most the median length of the known
-   texts and of the impostors, rounded down onto the grid :math:`2^{k/4}` (so that many
-   questioned texts share one calibration). Every text is cut into windows of :math:`L`
-   items (evenly spaced, up to :data:`MAX_WINDOWS`; a text shorter than :math:`L` is one
-   window, a whole impostor of more is its middle window).
-2. **Score.** :math:`s = d(Q, C)`, the median over the windows of :math:`Q`.
-3. **P-value** (Section 2.2 of the paper, read as a test;
-   :func:`hclib.calibration.conformal_pvalues`): the windows of every known text :math:`K_j`
-   are scored against :math:`C - K_j` (leave-one-out, over the vocabulary chosen from the
-   other known texts, as the questioned text's is chosen without it: a vocabulary chosen
-   with :math:`K_j` holds its own rare words and makes it look far),
-   :math:`r_1, \dots, r_k`; then
-   :math:`p = (1 + \#\{r_i \ge s\})/(k + 1)`, small when :math:`Q` is further from the known
-   corpus than the author's own texts are. It needs no model, and is valid when :math:`Q`
-   is exchangeable with the known texts' windows (another text of the author, of their
-   kind); with :math:`k` windows it is at least :math:`1/(k+1)`. A single known text is
-   first cut into two halves (then :math:`Q` is compared with a text's other half, a
-   stricter reference than another text).
-4. **Probability** (General-Impostors-like): the impostors' scores :math:`d(I_i, C)` at the
-   same length (their middle window) say how far another author's text lies from the
-   known corpus, the known texts' leave-one-out scores how far the author's own do. The
-   same-author probability is the logistic model :math:`P = \sigma(\beta_0 - \beta_1 s)`,
-   :math:`\beta_1 \ge 0`, fitted by :func:`hclib.calibration.fit_confidence` (ridge
-   prior, one pseudo-text half right; so it works with 2 known texts) on these
-   pseudo-problems: every known window a same-author problem, every impostor a
-   different-author one; :math:`\beta_0` is then moved by :math:`-\log(n_s/n_d)` so that
-   :math:`P` is the probability at even prior odds (PAN's problems are balanced). Where the
-   impostors lie no further than the known texts the fitted slope is 0 and :math:`P`
-   about 0.5: the method cannot tell. The table also gives the *position*
-   :math:`u = (s - a)/(b - a)` of :math:`s` between the medians :math:`a` of the known and
-   :math:`b` of the impostors' scores (0: like the author's own texts, 1: like another
-   author's; NaN when :math:`b \le a`); with ``train=`` (labelled problems,
-   :func:`fit_verifier`, :func:`fit_positions`) the probability is a logistic model of
-   :math:`u` fitted on them instead, one model for every problem and length.
-5. **Decision**: "same author" above :math:`0.5 +` ``band``, "different author" below
-   :math:`0.5 -` ``band``, else "no decision" (PAN's non-answer, written as 0.5 by
-   :meth:`~hclib.verification.result.Verification.pan_answers`); "insufficient evidence"
-   when fewer than ``min_tokens`` items of :math:`Q` are in the vocabulary.
+1. **Vocabulary.** The ``N`` most frequent items of the known texts (default the method's
+   ``n_words``), or a list given.
+2. **Impostors.** Pool texts by the known author are left out
+   (:mod:`hclib.verification.copies`); for each :math:`Q` the ``n_impostors`` pool texts
+   nearest to it (each cut to :math:`Q`'s length) are its impostors.
+3. **Score** (:mod:`hclib.verification.relative`): the impostor-relative score, the share
+   of :math:`R` random feature subsets on which :math:`Q` is closer to :math:`C` than to
+   every impostor, averaged with the other direction (each :math:`K_j` closer to :math:`Q`
+   than to the impostors); distance ``distance`` (default :data:`DEFAULT_DISTANCE`).
+4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
+   on the problem's pseudo-problems (its known texts against the rest: same author; its
+   impostors against :math:`C`: another author) at even prior odds; or, with ``train=``,
+   a model of the problem's features fitted on labelled problems, with the no-decision band
+   chosen on them.
+5. **P-value** (:mod:`hclib.verification.pvalue`): full conformal, :math:`Q` and each known
+   text scored alike against all the others with the registry method ``method`` (default
+   HC†). It does not depend on the impostors.
+6. **Decision**: "same author" above :math:`0.5 +` ``band``, "different author" below
+   :math:`0.5 -` ``band``, else "no decision" (PAN's non-answer 0.5); "no decision" with the
+   reason "impostors unlike these texts" when :math:`Q` or the known texts lie farther from
+   every impostor than :data:`~hclib.verification.relative.MISMATCH` times the impostors'
+   distance to one another (the ``reason`` column); "insufficient evidence" when fewer than
+   ``min_tokens`` items of :math:`Q` are in the vocabulary.
 
 ``Verification.explain`` gives the words behind it: :math:`W^\dagger` of :math:`Q` against
 :math:`C` (Algorithm 1), with counts, expected counts and P-values.
@@ -56,8 +37,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -65,72 +44,32 @@ import pandas as pd
 
 from hclib._checks import check_positive_int
 from hclib.attribution.methods import Method, get
-from hclib.calibration import ConfidenceModel, conformal_pvalues, fit_confidence
 from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import known_texts, read_folder, unknown_texts
 from hclib.texts.tokens import choose_vocabulary
 
+from .copies import known_authors
+from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
+from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
+from .pvalue import conformal_pvalue
+from .relative import MISMATCH, RelativeConfig, nearest, relative_scores
 from .result import Verification
 
-__all__ = ["BAND", "DEFAULT_METHOD", "MAX_WINDOWS", "MIN_TOKENS", "VerificationModel", "separation",
-           "fit_positions", "fit_verifier", "verify"]
+__all__ = ["BAND", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
+           "fit_verifier", "verify"]
 
-#: The method of :func:`verify` by default: HC†, the paper's HC discrepancy.
+#: The registry method of the P-value and of ``explain`` by default: HC†.
 DEFAULT_METHOD = "hc_dagger"
-#: Windows of one text at most (known texts, the questioned text).
-MAX_WINDOWS = 5
-#: Half-width of the "no decision" band around 0.5.
+#: The distance of the impostor-relative score by default
+#: (:data:`hclib.verification.distances.DISTANCES`).
+DEFAULT_DISTANCE = "minmax"
+#: Half-width of the "no decision" band around 0.5 (without training).
 BAND = 0.05
 #: Items in the vocabulary below which a questioned text gets no answer.
 MIN_TOKENS = 100
-_GRID = 4  # calibration lengths on the grid 2^(k/_GRID)
-
-
-@dataclass(frozen=True)
-class VerificationModel:
-    """A same-author probability :math:`\\sigma(\\beta_0 - \\beta_1 x)`, of the
-    ``feature`` :math:`x`: the position :math:`u` (fitted on labelled problems,
-    :func:`fit_verifier`) or the score :math:`s` (at one calibration length)."""
-
-    model: ConfidenceModel
-    n_same: int
-    n_different: int
-    feature: str = "position"
-
-    def predict(self, values: np.ndarray) -> np.ndarray:
-        u = np.asarray(values, dtype=np.float64)
-        out = np.full(u.shape, 0.5)
-        ok = np.isfinite(u)
-        if ok.any():
-            out[ok] = self.model.predict(-u[ok][:, None])
-        return out
-
-
-def fit_positions(position: Any, same: Any) -> VerificationModel:
-    """The probability model of positions :math:`u` (``Verification.table["position"]`` of
-    labelled problems) and their truth, at even prior odds (module docstring, step 4)."""
-    u = np.asarray(position, dtype=np.float64)
-    truth = np.asarray(same, dtype=bool)
-    if u.shape != truth.shape or u.ndim != 1:
-        raise ValueError("give one truth per position (two 1-D arrays of one length)")
-    ok = np.isfinite(u)
-    if not (truth[ok].any() and (~truth[ok]).any()):
-        raise ValueError("training needs scored problems of both kinds (same and different "
-                         "author)")
-    return _balanced(-u[ok], truth[ok])
-
-
-def _balanced(z: np.ndarray, same: np.ndarray, feature: str = "position"
-              ) -> VerificationModel:
-    """:func:`fit_confidence` of ``z`` (minus the feature), intercept moved to even prior
-    odds."""
-    model = fit_confidence(z[:, None], same)
-    n_s, n_d = int(same.sum()), int((~same).sum())
-    if n_s and n_d:
-        model = replace(model, coef=model.coef - np.eye(1, model.coef.size)[0]
-                        * math.log(n_s / n_d))
-    return VerificationModel(model, n_s, n_d, feature)
+#: The reason of a "no decision" forced by impostors unlike the texts.
+MISMATCHED = "impostors unlike these texts"
 
 
 # ------------------------------------------------------------------ inputs
@@ -175,83 +114,6 @@ def _coded(items: list[str], index: dict[str, int]) -> np.ndarray:
     return np.fromiter((index.get(w, -1) for w in items), dtype=np.int64, count=len(items))
 
 
-def _windows(n: int, length: int, most: int, middle: bool = False) -> list[tuple[int, int]]:
-    """Up to ``most`` evenly spaced windows of ``length`` items in ``n`` (one of all ``n``
-    when shorter); ``middle``: the middle one only."""
-    if n <= length:
-        return [(0, n)]
-    if middle:
-        start = (n - length) // 2
-        return [(start, start + length)]
-    k = min(most, n // length)
-    starts = np.linspace(0, n - length, k).round().astype(int) if k > 1 else [(n - length) // 2]
-    return [(int(s), int(s) + length) for s in starts]
-
-
-def _window_counts(ids: np.ndarray, spans: list[tuple[int, int]], v: int) -> np.ndarray:
-    rows = []
-    for a, b in spans:
-        part = ids[a:b]
-        rows.append(np.bincount(part[part >= 0], minlength=v))
-    return np.array(rows, dtype=np.int64).reshape(len(spans), v)
-
-
-def _grid(length: int) -> int:
-    return int(2 ** (math.floor(_GRID * math.log2(max(length, 1)) + 1e-9) / _GRID))
-
-
-# ------------------------------------------------------------------ the calibration
-
-
-@dataclass
-class _Problem:
-    """One author's known texts coded over the vocabulary, and the measure."""
-
-    vocabulary: list[str]
-    known_names: list[str]
-    known_ids: list[np.ndarray]
-    known_counts: np.ndarray
-    pool_ids: list[np.ndarray]
-    measure: Any
-    split: bool
-    loo: list[tuple[np.ndarray, np.ndarray]]  # per known text: its codes, the others' corpus
-
-    @property
-    def corpus(self) -> np.ndarray:
-        return self.known_counts.sum(axis=0)
-
-    def cap(self) -> int:
-        known = int(np.median([ids.size for ids in self.known_ids]))
-        pool = int(np.median([ids.size for ids in self.pool_ids]))
-        return max(min(known, pool), 1)
-
-    def score(self, docs: np.ndarray, corpora: np.ndarray) -> np.ndarray:
-        out = np.full(docs.shape[0], np.nan)
-        ok = docs.sum(axis=1) > 0
-        if ok.any():
-            out[ok] = self.measure(docs[ok], corpora[ok] if corpora.ndim == 2 else
-                                   np.broadcast_to(corpora, docs[ok].shape))
-        return out
-
-    def calibrate(self, length: int) -> dict[str, Any]:
-        """Known leave-one-out and impostor scores at ``length`` items."""
-        v = len(self.vocabulary)
-        known, owner = [], []
-        for j, (ids, corpus) in enumerate(self.loo):
-            spans = _windows(ids.size, length, MAX_WINDOWS)
-            docs = _window_counts(ids, spans, corpus.size)
-            known.append(self.score(docs, corpus))
-            owner += [j] * len(spans)
-        known_arr = np.concatenate(known)
-        imp = np.vstack([_window_counts(ids, _windows(ids.size, length, 1, middle=True), v)
-                         for ids in self.pool_ids])
-        impostors = self.score(imp, self.corpus)
-        owner_arr = np.array(owner)
-        keep_k, keep_i = np.isfinite(known_arr), np.isfinite(impostors)
-        return {"length": length, "known": known_arr[keep_k], "owner": owner_arr[keep_k],
-                "impostors": impostors[keep_i]}
-
-
 def _check_band(band: float) -> float:
     if isinstance(band, bool) or not isinstance(band, (int, float)) or not 0 <= band < 0.5:
         raise ValueError(f"band must be a number in [0, 0.5), got {band!r}")
@@ -282,41 +144,94 @@ def _setup(known: Any, impostors: Any, method: str | Method, features: str | Fea
     return names, items, pool, m, feats
 
 
-def _problem(names: list[str], items: list[list[str]], pool: ImpostorPool, m: Method,
-             vocabulary: int | Sequence[str] | None) -> _Problem:
-    if len(items) == 1:  # one known text: its two halves, so that leave-one-out has a reference
-        half = len(items[0]) // 2
-        if half < 1:
-            raise ValueError(f"known text {names[0]!r} is too short to verify against")
-        items = [items[0][:half], items[0][half:]]
-        names = [f"{names[0]} (first half)", f"{names[0]} (second half)"]
-        split = True
-    else:
-        split = False
-    vocab = choose_vocabulary(vocabulary, items, m.n_words)
-    index = {w: i for i, w in enumerate(vocab)}
-    ids = [_coded(doc, index) for doc in items]
-    counts = np.array([np.bincount(d[d >= 0], minlength=len(vocab)) for d in ids],
-                      dtype=np.int64)
-    empty = np.flatnonzero(counts.sum(axis=1) == 0)
-    if empty.size:
-        raise ValueError(f"known text {names[int(empty[0])]!r} contains none of the "
-                         f"{len(vocab)} vocabulary items")
-    loo = []
-    for j in range(len(items)):
-        # the vocabulary chosen without text j, as it is chosen without the questioned text
-        others = items[:j] + items[j + 1:]
-        vocab_j = (choose_vocabulary(vocabulary, others, m.n_words) if _counted(vocabulary)
-                   else vocab)
-        index_j = {w: i for i, w in enumerate(vocab_j)}
-        corpus_j = np.zeros(len(vocab_j), dtype=np.int64)
-        for doc in others:
-            d = _coded(doc, index_j)
-            corpus_j += np.bincount(d[d >= 0], minlength=len(vocab_j))
-        loo.append((_coded(items[j], index_j), corpus_j))
-    lookup = pool.lookup(vocab)
-    pool_ids = [lookup[c] for c in pool.codes]
-    return _Problem(vocab, names, ids, counts, pool_ids, m.pair(0.25, False), split, loo)
+# ------------------------------------------------------------------ the scoring
+
+
+class _Problem:
+    """One author's known texts coded over the vocabulary, the pool without the author,
+    and the configuration."""
+
+    def __init__(self, names: list[str], items: list[list[str]], pool: ImpostorPool,
+                 m: Method, vocabulary: int | Sequence[str] | None,
+                 config: RelativeConfig) -> None:
+        self.names, self.items, self.method, self.config = names, items, m, config
+        self.split = len(items) == 1
+        self.vocabulary = choose_vocabulary(vocabulary, items, m.n_words)
+        self.index = {w: i for i, w in enumerate(self.vocabulary)}
+        ids = [_coded(doc, self.index) for doc in items]
+        if self.split:
+            half = ids[0].size // 2
+            if half < 1:
+                raise ValueError(f"known text {names[0]!r} is too short to verify against")
+            ids = [ids[0][:half], ids[0][half:]]
+        v = len(self.vocabulary)
+        self.known_counts = np.array([np.bincount(d[d >= 0], minlength=v) for d in ids],
+                                     dtype=np.int64)
+        full = np.array([np.bincount(d[d >= 0], minlength=v) for d in
+                         [_coded(doc, self.index) for doc in items]], dtype=np.int64)
+        empty = np.flatnonzero(full.sum(axis=1) == 0)
+        if empty.size:
+            raise ValueError(f"known text {names[int(empty[0])]!r} contains none of the "
+                             f"{v} vocabulary items")
+        self.corpus = full.sum(axis=0)
+        own = known_authors(pool, items)
+        self.pool = pool.without(own) if own else pool
+        self.excluded = own
+        if len(self.pool) < 2:
+            raise ValueError(f"the impostor pool holds {len(self.pool)} text(s) by other "
+                             "authors than the known one; give at least two")
+        lookup = self.pool.lookup(self.vocabulary)
+        self.pool_ids = [lookup[c] for c in self.pool.codes]
+        self.masks = config.masks(v)
+        # the P-value's lexicon: the known texts' items, sorted (ties by the item)
+        self.lexicon = sorted({w for doc in items for w in doc})
+        self.lex_index = {w: i for i, w in enumerate(self.lexicon)}
+        self.known_lex = [_coded(doc, self.lex_index) for doc in items]
+        self.fixed = None if _counted(vocabulary) else self.vocabulary
+        self.n_words = (m.n_words if vocabulary is None else int(vocabulary)) \
+            if _counted(vocabulary) else None
+        self.measure = _measure(m)
+
+    def pvalue(self, q_items: list[str]) -> tuple[float, int]:
+        extra = sorted(set(q_items).difference(self.lex_index))
+        merged = np.array(self.lexicon + extra, dtype=object)
+        rank = np.empty(merged.size, dtype=np.int64)
+        rank[np.argsort(merged, kind="stable")] = np.arange(merged.size)
+        where = {w: len(self.lexicon) + i for i, w in enumerate(extra)}
+        q = np.fromiter((self.lex_index.get(w, where.get(w, -1)) for w in q_items),
+                        dtype=np.int64, count=len(q_items))
+        known = [rank[k] for k in self.known_lex]
+        fixed = None
+        if self.fixed is not None:
+            codes = [self.lex_index.get(w, where.get(w, -1)) for w in self.fixed]
+            fixed = np.unique(rank[[c for c in codes if c >= 0]])
+        p, length, _ = conformal_pvalue(rank[q], known, self.measure, self.n_words, fixed)
+        return p, length
+
+    def relative(self, q_ids: np.ndarray) -> dict[str, Any]:
+        v = len(self.vocabulary)
+        q = np.bincount(q_ids[q_ids >= 0], minlength=v).astype(np.int64)
+        length = q_ids.size
+        windows = []
+        for ids in self.pool_ids:
+            start = max((ids.size - length) // 2, 0)
+            part = ids[start:start + length]
+            windows.append(np.bincount(part[part >= 0], minlength=v))
+        pool = np.array(windows, dtype=np.int64)
+        chosen = nearest(q, pool, min(self.config.n_impostors, len(pool)), self.config)
+        return relative_scores(q, self.known_counts, pool[chosen], self.masks, self.config)
+
+
+def _measure(m: Method) -> Any:
+    full = None
+
+    def measure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        nonlocal full
+        if full is None or full.shape[1] != x.shape[1]:
+            full = np.ones((1, x.shape[1]), dtype=bool)
+        return subset_distances(x, y, full, m.name)[0]
+
+    return measure
 
 
 def _counted(vocabulary: int | Sequence[str] | None) -> bool:
@@ -324,91 +239,45 @@ def _counted(vocabulary: int | Sequence[str] | None) -> bool:
     return vocabulary is None or isinstance(vocabulary, (int, np.integer))
 
 
-def _run(problem: _Problem, q_ids: list[np.ndarray], model: VerificationModel | None,
-         min_tokens: int) -> tuple[pd.DataFrame, list[dict[str, Any]], np.ndarray]:
-    """Scores, P-values, positions and probabilities of the questioned texts."""
-    v = len(problem.vocabulary)
-    n = len(q_ids)
-    cap = problem.cap()
-    lengths = np.array([ids.size for ids in q_ids])
-    in_vocab = np.array([int((ids >= 0).sum()) for ids in q_ids])
-    counts = np.array([np.bincount(ids[ids >= 0], minlength=v) for ids in q_ids],
-                      dtype=np.int64).reshape(n, v)
-    calib_len = np.array([_grid(min(int(t), cap)) if t < cap else cap for t in lengths])
-    cols = {k: np.full(n, np.nan) for k in ("score", "p_value", "position", "probability",
-                                            "known_median", "impostor_median")}
-    calibrations = []
-    answerable = in_vocab >= min_tokens
-    for length in sorted(set(calib_len[answerable].tolist())):
-        cal = problem.calibrate(int(length))
-        here = np.flatnonzero(answerable & (calib_len == length))
-        docs, owner = [], []
-        for i in here:
-            spans = _windows(int(lengths[i]), int(length), MAX_WINDOWS)
-            docs.append(_window_counts(q_ids[i], spans, v))
-            owner += [i] * len(spans)
-        scores = problem.score(np.vstack(docs), problem.corpus)
-        owner_arr = np.array(owner)
-        s = np.array([np.nanmedian(scores[owner_arr == i]) if np.isfinite(
-            scores[owner_arr == i]).any() else np.nan for i in here])
-        a, b = float(np.median(cal["known"])), float(np.median(cal["impostors"]))
-        u = (s - a) / (b - a) if b > a else np.full(s.shape, np.nan)
-        fitted = model
-        if fitted is None and cal["known"].size and cal["impostors"].size:
-            # pseudo-problems: known windows (same author), impostors (different)
-            both = np.concatenate([cal["known"], cal["impostors"]])
-            same = np.arange(both.size) < cal["known"].size
-            fitted = _balanced(-both, same, "score")
-        if fitted is None:
-            prob = np.full(s.shape, 0.5)
+def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.DataFrame:
+    rows = []
+    known_tokens = float(np.mean([len(doc) for doc in problem.items]))
+    for items in q_items:
+        ids = _coded(items, problem.index)
+        row: dict[str, Any] = {"tokens": len(items), "in_vocabulary": int((ids >= 0).sum())}
+        if row["in_vocabulary"] >= min_tokens:
+            rel = problem.relative(ids)
+            p, length = problem.pvalue(items)
+            prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
+            mismatch = max(rel["gap_questioned"], rel["gap_known"]) > MISMATCH
+            row.update(probability=prob, p_value=p, score=rel["score"],
+                       forward=rel["forward"], backward=rel["backward"],
+                       separation=rel["separation"], gap_questioned=rel["gap_questioned"],
+                       gap_known=rel["gap_known"], reason=MISMATCHED if mismatch else "",
+                       length=length,
+                       pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
+                       spread=float(np.mean(rel["same"])),
+                       pseudo_same=float(np.median(rel["same"])),
+                       pseudo_different=float(np.median(rel["different"])))
         else:
-            prob = fitted.predict(u if fitted.feature == "position" else s)
-        cols["score"][here] = s
-        cols["p_value"][here] = conformal_pvalues(s, cal["known"])
-        cols["position"][here] = u
-        cols["probability"][here] = prob
-        cols["known_median"][here] = a
-        cols["impostor_median"][here] = b
-        coef = fitted.model.coef if fitted is not None else np.array([np.nan, np.nan])
-        calibrations.append({"length": int(length), "texts": here.size,
-                             "known windows": cal["known"].size,
-                             "impostors": cal["impostors"].size, "known median": a,
-                             "impostor median": b,
-                             "separation": separation(cal["known"], cal["impostors"]),
-                             "intercept": float(coef[0]),
-                             "slope": float(-coef[1] / (fitted.model.scale[0]
-                                                        if fitted is not None else 1.0))})
-    frame = pd.DataFrame({"probability": cols["probability"], "p_value": cols["p_value"],
-                          "score": cols["score"], "position": cols["position"],
-                          "tokens": lengths, "in_vocabulary": in_vocab,
-                          "length": np.where(answerable, calib_len, 0),
-                          "known_median": cols["known_median"],
-                          "impostor_median": cols["impostor_median"]})
-    return frame, calibrations, counts
+            row.update(reason="", length=0)
+        row.update(log_tokens=math.log(max(len(items), 1)),
+                   log_known_tokens=math.log(max(known_tokens, 1.0)))
+        rows.append(row)
+    columns = ["probability", "p_value", "score", "forward", "backward", "separation",
+               "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
+               "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
+               "pseudo_different"]
+    frame = pd.DataFrame(rows).reindex(columns=columns)
+    frame["reason"] = frame["reason"].fillna("").astype(object)
+    return frame
 
 
-def separation(known: np.ndarray, impostors: np.ndarray) -> float:
-    r"""How far apart the impostors are from the author's own texts: the share of pairs
-    (known window, impostor) in which the impostor lies farther from the known corpus,
-
-    .. math:: \Pr(s_{\text{impostor}} > s_{\text{known}}) + \tfrac12
-              \Pr(s_{\text{impostor}} = s_{\text{known}})
-
-    (the AUC of the score at telling them apart). Near 1 the impostors are all farther than
-    every known text: a probability calibrated on them says "closer than authors like these",
-    and a text by another author of the same kind can look like the author's."""
-    k, i = np.asarray(known, dtype=float), np.asarray(impostors, dtype=float)
-    if k.size == 0 or i.size == 0:
-        return float("nan")
-    ks = np.sort(k)
-    below = np.searchsorted(ks, i, side="left")
-    ties = np.searchsorted(ks, i, side="right") - below
-    return float((below + 0.5 * ties).sum() / (k.size * i.size))
-
-
-def _decisions(prob: np.ndarray, answerable: np.ndarray, band: float) -> np.ndarray:
+def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray, band: float
+               ) -> np.ndarray:
     out = np.where(prob > 0.5 + band, "same author",
                    np.where(prob < 0.5 - band, "different author", "no decision"))
+    out = np.where(reason != "", "no decision", out)
     return np.where(answerable, out, "insufficient evidence").astype(object)
 
 
@@ -416,7 +285,9 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            method: str | Method = DEFAULT_METHOD, features: str | Features = "words",
            vocabulary: int | Sequence[str] | None = None,
            train: VerificationModel | Sequence[tuple[Any, Any, bool]] | None = None,
-           gamma: float = 0.25, band: float = BAND, min_tokens: int = MIN_TOKENS
+           gamma: float = 0.25, band: float | None = None, min_tokens: int = MIN_TOKENS,
+           distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
+           n_impostors: int = 30, statistic: str = "share", seed: int = 0
            ) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
@@ -433,69 +304,85 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         an :class:`~hclib.verification.impostors.ImpostorPool`); ``None`` or ``"gutenberg"``:
         the default pool of :func:`~hclib.verification.impostors.gutenberg_pool`.
     method, features, vocabulary, gamma
-        A corpus method of :data:`hclib.attribution.methods.METHODS` (default HC†), a feature
-        spec of :mod:`hclib.texts.features`, the vocabulary (number of most frequent items
-        of the known texts, default the method's, or a list), :math:`\\gamma_0`.
+        The corpus method of :data:`hclib.attribution.methods.METHODS` of the P-value and
+        of ``explain`` (default HC†), a feature spec of :mod:`hclib.texts.features`, the
+        vocabulary (number of most frequent items of the known texts, default the method's,
+        or a list), :math:`\\gamma_0`.
+    distance, n_subsets, share, n_impostors, statistic, seed
+        The impostor-relative score (:class:`~hclib.verification.relative.RelativeConfig`):
+        its distance (:data:`hclib.verification.distances.DISTANCES`), ``n_subsets`` random
+        subsets of a ``share`` of the vocabulary, the ``n_impostors`` nearest pool texts,
+        ``"share"`` or ``"rank"``, the seed of the subsets.
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
-        :class:`~hclib.verification.verify.VerificationModel`
-        (:func:`~hclib.verification.verify.fit_verifier`): the probability model is fitted on
-        them instead of on pseudo-problems of the known texts and the impostors.
+        :class:`~hclib.verification.model.VerificationModel` (:func:`fit_verifier`): the
+        probability is the model's, and its band the one chosen on them.
     band
-        Half-width of the "no decision" band around 0.5 (default
-        :data:`~hclib.verification.verify.BAND`).
+        Half-width of the "no decision" band around 0.5 (default :data:`BAND`, or the
+        trained model's).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".
     """
-    band = _check_band(band)
+    if band is not None:
+        band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
+    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma)
     names, items, pool, m, feats = _setup(known, impostors, method, features, vocabulary,
                                           gamma)
     q_names, q_texts = _questioned(questioned)
-    problem = _problem(names, items, pool, m, vocabulary)
-    problem.measure = m.pair(gamma, False)
-    vocab = problem.vocabulary
+    problem = _Problem(names, items, pool, m, vocabulary, config)
     model = None
     if train is not None:
         model = train if isinstance(train, VerificationModel) else fit_verifier(
             train, impostors=pool, method=m, features=feats, vocabulary=vocabulary,
-            gamma=gamma)
-    index = {w: i for i, w in enumerate(vocab)}
-    q_ids = []
-    for name, text in zip(q_names, q_texts):
-        q_ids.append(_coded(feats.items(text), index))
-    frame, calibrations, counts = _run(problem, q_ids, model, min_tokens)
+            gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
+            n_impostors=n_impostors, statistic=statistic, seed=seed)
+    q_items = [feats.items(t) for t in q_texts]
+    frame = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
+    if model is not None:
+        frame["probability"] = model.predict(frame)
+        band = model.band if band is None else band
+    band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
-    frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable, band))
+    frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
+                                           frame["reason"].to_numpy(), band))
+    counts = np.array([np.bincount(i[i >= 0], minlength=len(problem.vocabulary)) for i in
+                       (_coded(q, problem.index) for q in q_items)],
+                      dtype=np.int64).reshape(len(q_items), len(problem.vocabulary))
+    calibration = frame[["pseudo_same", "pseudo_different"]].assign(
+        pseudo_separation=frame["separation"])
+    known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
+                                                         f"{names[0]} (second half)"]
     return Verification(
-        table=frame, method=m, features=feats, vocabulary=vocab, known=problem.known_names,
-        impostors=pool.source, n_impostors=len(pool), band=band, min_tokens=min_tokens,
-        gamma=gamma, calibration=pd.DataFrame(calibrations), trained=model is not None,
-        split=problem.split, _counts=counts, _corpus=problem.corpus)
+        table=frame, method=m, features=feats, vocabulary=problem.vocabulary,
+        known=known_names, impostors=problem.pool.source, n_impostors=len(problem.pool),
+        band=band, min_tokens=min_tokens, gamma=gamma, calibration=calibration,
+        trained=model is not None, split=problem.split, _counts=counts,
+        _corpus=problem.corpus)
 
 
 def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = None,
                  method: str | Method = DEFAULT_METHOD, features: str | Features = "words",
-                 vocabulary: int | Sequence[str] | None = None, gamma: float = 0.25
-                 ) -> VerificationModel:
-    """The probability model fitted on labelled problems ``(known, questioned_text, same)``:
-    each problem's position :math:`u` (module docstring) against its truth, at even prior
-    odds."""
+                 vocabulary: int | Sequence[str] | None = None, gamma: float = 0.25,
+                 **relative: Any) -> VerificationModel:
+    """The probability model fitted on labelled problems ``(known, questioned_text, same)``
+    (:func:`hclib.verification.model.fit_model`: each problem's own features, the band
+    chosen on them); ``relative``: the relative score's options of :func:`verify`."""
     if isinstance(problems, (str, bytes)) or not isinstance(problems, Sequence) or not problems:
         raise ValueError("train must be a non-empty list of (known, questioned, same) problems "
                          "or a VerificationModel")
     pool = None if impostors is None or (isinstance(impostors, str)
                                          and impostors == "gutenberg") else \
         impostor_pool(impostors, features)
-    u, same = [], []
+    rows, same = [], []
     for i, problem in enumerate(problems):
         if not isinstance(problem, tuple) or len(problem) != 3 or not isinstance(
                 problem[2], (bool, np.bool_)):
             raise ValueError(f"train[{i}] must be a tuple (known, questioned_text, same) with "
                              "same True or False")
         res = verify(problem[0], problem[1], impostors=pool, method=method, features=features,
-                     vocabulary=vocabulary, gamma=gamma)
-        u.append(float(res.table["position"].iloc[0]))
+                     vocabulary=vocabulary, gamma=gamma, **relative)
+        rows.append(res.table.iloc[0])
         same.append(bool(problem[2]))
-    return fit_positions(u, same)
+    return fit_model(pd.DataFrame(rows), np.array(same))
