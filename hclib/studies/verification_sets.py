@@ -74,6 +74,16 @@ class Problem:
     same: bool
     impostors: ImpostorPool
     sources: tuple[str, ...] = ()
+    impostor_texts: dict[str, list[str]] | None = None
+
+    def pool(self, features: str = "words") -> ImpostorPool:
+        """The impostors tokenised by ``features`` (the default pool without the problem's
+        authors when ``impostor_texts`` is ``None``)."""
+        if features == "words":
+            return self.impostors
+        if self.impostor_texts is None:
+            return gutenberg_pool(features).without([self.author, self.questioned_author])
+        return impostor_pool(self.impostor_texts, features)
 
 
 def excerpt(text: str, words: int, rng: np.random.Generator | None = None) -> str:
@@ -144,11 +154,12 @@ def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, sa
             pool = known[known.author.isin(mine) & ~known.author.isin([author, other])]
             pick = np.sort(rng.choice(len(pool), min(IMPOSTORS, len(pool)), replace=False))
             imp = pool.iloc[pick]
-            impostors = impostor_pool({a: g.text.tolist() for a, g in imp.groupby("author")})
+            texts = {a: g.text.tolist() for a, g in imp.groupby("author")}
             sources = tuple(f"{g} {d}" for g, d in zip(own.group, own.doc_id)) + \
                 (f"{row.group} {row.doc_id}",)
             out.append(Problem(name, part, f"{name} {part} {k:03d}", author, other,
-                               own.text.tolist(), row.text, same, impostors, sources))
+                               own.text.tolist(), row.text, same, impostor_pool(texts),
+                               sources, texts))
     return out
 
 
@@ -185,11 +196,11 @@ def federalist_problems(n: int = 40, seed: int = 0) -> list[Problem]:
             other = str(rng.choice([a for a in ("Madison", "Hamilton", "Jay") if a != author]))
             q_id = str(rng.choice(sorted(cut[other], key=int)))
         used = set(known_ids) | {q_id}
-        impostors = impostor_pool({a: [t for i, t in cut[a].items() if i not in used]
-                                   for a in cut if a != author})
+        texts = {a: [t for i, t in cut[a].items() if i not in used]
+                 for a in cut if a != author}
         out.append(Problem("Federalist", "test", f"Federalist test {k:03d}", author, other,
                            [cut[author][i] for i in known_ids], cut[other][q_id], same,
-                           impostors, tuple(known_ids) + (q_id,)))
+                           impostor_pool(texts), tuple(known_ids) + (q_id,), texts))
     return out
 
 

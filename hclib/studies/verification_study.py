@@ -10,18 +10,24 @@ Every variant answers every problem with a same-author probability (or a score i
 
 **Variants** (:func:`variants`):
 
-* ``HC probability``: :func:`hclib.verify`'s probability as PAN reads it (0.5 inside the
-  no-decision band); ``HC P-value``: its conformal P-value read as a score;
-  ``HC probability, train``: the probability of the position :math:`u` fitted on the
-  training part (:func:`hclib.verification.verify.fit_positions`, as ``train=`` does;
-  NaN positions, e.g. with one known text, are answered 0.5);
+* ``relative DISTANCE FEATURES``: the impostor-relative score of :func:`hclib.verify`
+  (:mod:`hclib.verification.relative`: 100 random halves of the vocabulary, the 30 nearest
+  impostors, both directions; probability from the problem's pseudo-problems) under each
+  distance of :data:`DISTANCES` and feature set ``words``, ``chars:3`` and
+  ``words+chars:3`` (:data:`BOTH`: the mean of the two answers), untrained; and the same
+  with ``, train``: the model of :func:`hclib.verification.model.fit_model` (the problem's
+  own features, lengths modelled, the no-decision band chosen for c@1) fitted on the
+  training part;
+* ``HC P-value``: :func:`hclib.verify`'s full-conformal HC† P-value read as a score;
 * ``General Impostors``: :func:`hclib.studies.verification.general_impostors`, the
   baseline written from Koppel and Winter (2014), with the problem's impostors;
-* ``relative DISTANCE FEATURES``: the impostor-relative score of :func:`hclib.verify`
-  (``score="relative"``) under each distance (``hc_dagger``, ``fisher``, ``chi2``,
-  ``cosine``, ``minmax``) and feature set (``words``, ``chars:3``, ``words+chars:3``),
-  untrained, and the same ``, train``: fitted on the training part
-  (:func:`hclib.verification.verify.fit_verifier`).
+* ``... (before)``: the answers of :func:`hclib.verify` before the relative score
+  (hclib at commit 6684cb3, this study's problems): ``HC probability (before)``, the
+  HC† discrepancy to the known corpus calibrated on impostors, as PAN reads it;
+  ``HC P-value (before)``; ``HC probability, train (before)``, its ``train=`` (a model
+  of the position :math:`u`; NaN with one known text, answered 0.5); ``General
+  Impostors (before)`` (the same baseline, a check that the problems are the same). That
+  code is gone, so they are stored (:data:`BEFORE_FILE`) and read back, not recomputed.
 
 **The selection rule** (:data:`SELECTION_RULE`), written before the comparison ran: on the
 *training parts only* of essays (a), novels (b) and pairs (c), each variant's AUC,
@@ -54,9 +60,9 @@ import pandas as pd
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
-__all__ = ["DATA", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
+__all__ = ["BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
            "Variant", "answers", "choose", "cross_fitted", "load", "main", "score_table",
-           "variants"]
+           "tabulate", "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
 SELECTION_RULE = ("highest mean AUC over the training parts of essays (a), novels (b) and "
@@ -68,6 +74,7 @@ SELECTION_SETS = ("essays", "novels", "pairs")
 DATA = Path(__file__).with_name("data")
 SCORES_FILE = DATA / "verification_scores.csv"
 TABLE_FILE = DATA / "verification_variants.csv"
+BEFORE_FILE = DATA / "verification_before.csv"
 _TIE = 0.005
 
 
@@ -89,23 +96,25 @@ class Variant:
 # ------------------------------------------------------------------ the variants
 
 
-def _hc_rows(problems: Sequence[Problem]) -> pd.DataFrame:
-    """One :func:`hclib.verify` call per problem (default HC†): answer, P-value, position."""
+DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
+FEATURE_SETS = ("words", "chars:3")
+#: The combined feature set: the mean of the ``words`` and ``chars:3`` answers.
+BOTH = "words+chars:3"
+_CACHE: dict[tuple[str, str], pd.Series] = {}
+_JOBS = 2
+
+
+def _relative_row(job: tuple[Problem, str, str]) -> dict[str, Any]:
+    """One :func:`hclib.verify` call: the table row, the PAN answer and the P-value."""
     from hclib.verification.verify import verify
 
-    rows = []
-    for p in problems:
-        res = verify(p.known, {"q": p.questioned}, impostors=p.impostors)
-        row = res.table.iloc[0]
-        rows.append({"answer": float(res.pan_answers().iloc[0]), "p_value": row["p_value"],
-                     "position": row["position"]})
-    return pd.DataFrame(rows)
+    p, distance, features = job
+    res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
+                 distance=distance, features=features)
+    return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 
-_CACHE: dict[tuple[str, str], pd.DataFrame] = {}
-
-
-def _cached(kind: str, problems: Sequence[Problem], make: Callable[[Sequence[Problem]],
+def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem]],
                                                                      pd.DataFrame]
             ) -> pd.DataFrame:
     """``make(problems)``, computed once per problem and ``kind`` in this process."""
@@ -113,32 +122,69 @@ def _cached(kind: str, problems: Sequence[Problem], make: Callable[[Sequence[Pro
     if todo:
         for p, (_, row) in zip(todo, make(todo).iterrows()):
             _CACHE[kind, p.id] = row
-    return pd.DataFrame([_CACHE[kind, p.id] for p in problems])
+    return pd.DataFrame([_CACHE[kind, p.id] for p in problems]).reset_index(drop=True)
 
 
-def _hc(column: str) -> Callable[[Sequence[Problem], Any], np.ndarray]:
+def _relative_table(distance: str, features: str, problems: Sequence[Problem]
+                    ) -> pd.DataFrame:
+    def make(todo: list[Problem]) -> pd.DataFrame:
+        jobs = [(p, distance, features) for p in todo]
+        if _JOBS > 1 and len(jobs) > 1:
+            import multiprocessing as mp
+
+            with mp.get_context("fork").Pool(_JOBS) as workers:
+                return pd.DataFrame(workers.map(_relative_row, jobs, chunksize=1))
+        return pd.DataFrame([_relative_row(j) for j in jobs])
+
+    return _cached(f"relative {distance} {features}", problems, make)
+
+
+def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarray:
+    """PAN answers of probabilities: 0.5 inside the band, with a reason, or NaN (as
+    :func:`hclib.verify` decides)."""
+    out = np.where(np.abs(prob - 0.5) <= band, 0.5, prob)
+    return np.where((reason != "") | ~np.isfinite(prob), 0.5, out)
+
+
+def _relative(distance: str, features: str) -> tuple[Callable[..., np.ndarray],
+                                                      Callable[..., Any],
+                                                      Callable[..., np.ndarray]]:
+    """(untrained answer, fit, trained answer) of the relative score of one configuration;
+    for :data:`BOTH`, the mean of the ``words`` and ``chars:3`` answers."""
+    parts = ("words", "chars:3") if features == BOTH else (features,)
+
     def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-        return _cached("hc", problems, _hc_rows)[column].to_numpy(dtype=float)
-    return answer
+        return np.mean([_relative_table(distance, f, problems)["answer"].to_numpy(float)
+                        for f in parts], axis=0)
+
+    def fit(problems: Sequence[Problem]) -> Any:
+        from hclib.verification.model import fit_model
+
+        truth = np.array([p.same for p in problems])
+        try:
+            return [fit_model(_relative_table(distance, f, problems), truth) for f in parts]
+        except ValueError:  # no scored problems of both kinds: no model, answers 0.5
+            return None
+
+    def trained(problems: Sequence[Problem], models: Any) -> np.ndarray:
+        if models is None:
+            return np.full(len(problems), 0.5)
+        out = []
+        for f, model in zip(parts, models):
+            table = _relative_table(distance, f, problems)
+            prob = model.predict(table)
+            out.append(_no_decision(prob, model.band,
+                                    table["reason"].fillna("").to_numpy(dtype=object)))
+        return np.mean(out, axis=0)
+
+    return answer, fit, trained
 
 
-def _hc_train_fit(problems: Sequence[Problem]) -> Any:
-    from hclib.verification.verify import fit_positions
-
-    u = _cached("hc", problems, _hc_rows)["position"].to_numpy(dtype=float)
-    truth = np.array([p.same for p in problems])
-    ok = np.isfinite(u)
-    if not (truth[ok].any() and (~truth[ok]).any()):
-        return None  # no model: every answer 0.5, as the tool answers a NaN position
-    return fit_positions(u, truth)
+def _p_value(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+    return _relative_table("minmax", "words", problems)["p_value"].to_numpy(dtype=float)
 
 
-def _hc_train_answer(problems: Sequence[Problem], model: Any) -> np.ndarray:
-    u = _cached("hc", problems, _hc_rows)["position"].to_numpy(dtype=float)
-    return np.full(u.shape, 0.5) if model is None else model.predict(u)
-
-
-def _gi_rows(problems: Sequence[Problem]) -> pd.DataFrame:
+def _gi_rows(problems: list[Problem]) -> pd.DataFrame:
     from hclib.studies.verification import general_impostors
 
     return pd.DataFrame({"gi": [general_impostors(p.known, [p.questioned], p.impostors,
@@ -152,11 +198,15 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
 
 def variants() -> list[Variant]:
     """Every compared variant (module docstring), in the order of every table."""
-    return [Variant("HC probability", "HC (current)", _hc("answer")),
-            Variant("HC P-value", "HC (current)", _hc("p_value")),
-            Variant("HC probability, train", "HC (current)", _hc_train_answer,
-                    _hc_train_fit),
-            Variant("General Impostors", "baseline", _gi)]
+    out = [Variant("HC P-value", "HC P-value", _p_value),
+           Variant("General Impostors", "baseline", _gi)]
+    for features in (*FEATURE_SETS, BOTH):
+        for distance in DISTANCES:
+            answer, fit, trained = _relative(distance, features)
+            name = f"relative {distance} {features}"
+            out.append(Variant(name, "relative", answer))
+            out.append(Variant(f"{name}, train", "relative, train", trained, fit))
+    return out
 
 
 # ------------------------------------------------------------------ running and scoring
@@ -181,7 +231,7 @@ def cross_fitted(variant: Variant, problems: Sequence[Problem], folds: int = 2
 
 
 def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None,
-            progress: bool = True) -> pd.DataFrame:
+            progress: bool = True, save: Path | None = None) -> pd.DataFrame:
     """One row per (problem, variant): set, part, truth, answer, ``mode`` (``"direct"``,
     ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part) and the
     seconds the variant took on the whole set."""
@@ -207,6 +257,8 @@ def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None
                           "answer": float(x), "mode": mode} for p, x in zip(probs, a)]
         if progress:
             print(f"{v.name}: {time.perf_counter() - start:.1f} s", flush=True)
+        if save is not None:  # the answers so far, so that a stopped run keeps them
+            pd.DataFrame(rows).to_csv(save, index=False, float_format="%.6g")
     return pd.DataFrame(rows)
 
 
@@ -238,21 +290,38 @@ def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored run: (:data:`SCORES_FILE`, :data:`TABLE_FILE`)."""
-    return pd.read_csv(SCORES_FILE), pd.read_csv(TABLE_FILE)
+    """The stored run: every answer (:data:`SCORES_FILE` and :data:`BEFORE_FILE`) and the
+    measures (:data:`TABLE_FILE`)."""
+    return _stored_answers(), pd.read_csv(TABLE_FILE)
 
 
-def main(n: int = 40, seed: int = 0) -> pd.DataFrame:
+def _stored_answers() -> pd.DataFrame:
+    frame = pd.read_csv(SCORES_FILE)
+    if BEFORE_FILE.exists():
+        before = pd.read_csv(BEFORE_FILE).drop(columns="texts", errors="ignore")
+        if set(before["problem"]) != set(frame["problem"]):
+            raise ValueError(f"{BEFORE_FILE.name} holds other problems than "
+                             f"{SCORES_FILE.name}")
+        frame = pd.concat([before, frame], ignore_index=True)
+    return frame
+
+
+def tabulate() -> pd.DataFrame:
+    """Score the stored answers (:func:`score_table`) and store :data:`TABLE_FILE`."""
+    table = score_table(_stored_answers())
+    table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
+    return table
+
+
+def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
     """Run the study on ``n`` problems per set and part, store it, print the choice."""
     start = time.perf_counter()
     problems = build_sets(n, seed)
     print(f"{len(problems)} problems built in {time.perf_counter() - start:.1f} s",
           flush=True)
-    frame = answers(problems)
-    table = score_table(frame)
     DATA.mkdir(exist_ok=True)
-    frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
-    table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
+    answers(problems, save=SCORES_FILE)
+    table = tabulate()
     winner, ranking = choose(table)
     print(ranking.to_string())
     print(f"chosen by the rule: {winner}; total {time.perf_counter() - start:.0f} s")
