@@ -60,8 +60,8 @@ import pandas as pd
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
-__all__ = ["BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
-           "Variant", "answers", "choose", "cross_fitted", "load", "main", "score_table",
+__all__ = ["BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "SCORES_FILE",
+           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "choose", "cross_fitted", "load", "main", "score_table",
            "tabulate", "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
