@@ -66,9 +66,10 @@ import pandas as pd
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
-__all__ = ["BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "SCORES_FILE",
-           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "choose", "cross_fitted", "default_choice", "load", "main", "score_table",
-           "tabulate", "variants"]
+__all__ = ["BASELINE", "BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "ORDER",
+           "REPLACED", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
+           "Variant", "answers", "choose", "cross_fitted", "default_choice", "headline",
+           "load", "main", "score_table", "tabulate", "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
 SELECTION_RULE = ("highest mean AUC over the training parts of essays (a), novels (b) and "
@@ -82,6 +83,11 @@ SCORES_FILE = DATA / "verification_scores.csv"
 TABLE_FILE = DATA / "verification_variants.csv"
 BEFORE_FILE = DATA / "verification_before.csv"
 _TIE = 0.005
+#: The sets in the order of every table and sentence.
+ORDER = ("essays", "Federalist", "novels", "pairs")
+#: The answer the default replaces, and hclib's General-Impostors baseline.
+REPLACED = "HC probability (before)"
+BASELINE = "General Impostors"
 
 
 @dataclass(frozen=True)
@@ -304,6 +310,31 @@ def default_choice(ranking: pd.DataFrame) -> str:
     raise ValueError("ranking: no relative variant with one feature set")
 
 
+def _per_set(table: pd.DataFrame, variant: str, measure: str) -> str:
+    test = table[(table["part"] == "test") & (table["variant"] == variant)]
+    values = test.set_index("set")[measure]
+    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in ORDER)
+
+
+def headline(table: pd.DataFrame) -> str:
+    """The one sentence of the verification figures that README.md, benchmarks/README.md
+    and the chapter give, from the stored :func:`score_table`."""
+    default = default_choice(choose(table)[1])
+    default = default.removesuffix(", train")
+    n = int(table[(table["part"] == "test") & (table["variant"] == default)]
+            ["problems"].iloc[0])
+    return (f"On the development problems of hclib.studies.verification_sets (test parts, "
+            f"{n} problems each, half same-author: essays / Federalist papers / novel "
+            f"excerpts with one known text / PAN 2020-style pairs), the default "
+            f"({default}) has AUC {_per_set(table, default, 'auc')} and Cllr "
+            f"{_per_set(table, default, 'cllr')}; with train= "
+            f"AUC {_per_set(table, default + ', train', 'auc')} and Cllr "
+            f"{_per_set(table, default + ', train', 'cllr')}; the HC probability it "
+            f"replaces had AUC {_per_set(table, REPLACED, 'auc')} and Cllr "
+            f"{_per_set(table, REPLACED, 'cllr')}, hclib's General Impostors baseline AUC "
+            f"{_per_set(table, BASELINE, 'auc')}.")
+
+
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
     """The stored run: every answer (:data:`SCORES_FILE` and :data:`BEFORE_FILE`) and the
     measures (:data:`TABLE_FILE`)."""
@@ -339,6 +370,7 @@ def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
     table = tabulate()
     winner, ranking = choose(table)
     print(ranking.to_string())
+    print(headline(table))
     print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; total {time.perf_counter() - start:.0f} s")
     return table
 
