@@ -35,13 +35,18 @@ are not of the text's kind (:data:`MISMATCH`).
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .distances import DISTANCES, subset_distances, subset_masks
+from .impostors import ImpostorPool
 
-__all__ = ["MISMATCH", "PSEUDO", "RelativeConfig", "relative_scores", "separation"]
+__all__ = ["MISMATCH", "PSEUDO", "RelativeConfig", "relative_scores", "relative_vocabulary",
+           "separation"]
 
 #: Impostors used as pseudo-problems of another author (the nearest ones to Q).
 PSEUDO = 10
@@ -61,6 +66,7 @@ class RelativeConfig:
     statistic: str = "share"
     seed: int = 0
     gamma: float = 0.25
+    n_words: int = 1000
 
     def __post_init__(self) -> None:
         if self.distance not in DISTANCES:
@@ -68,7 +74,7 @@ class RelativeConfig:
                              f"{self.distance!r}")
         if self.statistic not in ("share", "rank"):
             raise ValueError(f"statistic must be 'share' or 'rank', got {self.statistic!r}")
-        for name in ("n_subsets", "n_impostors"):
+        for name in ("n_subsets", "n_impostors", "n_words"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -92,6 +98,32 @@ def separation(same: np.ndarray, different: np.ndarray) -> float:
     return float((below + 0.5 * ties).sum() / (a.size * b.size))
 
 
+@functools.lru_cache(maxsize=8)
+def _pool_frequencies(pool: ImpostorPool) -> dict[str, float]:
+    """Each lexicon item's relative frequency summed over the pool's texts."""
+    total = np.zeros(len(pool.lexicon))
+    for c in pool.codes:
+        if c.size:
+            total += np.bincount(c, minlength=total.size) / c.size
+    return {w: float(f) for w, f in zip(pool.lexicon, total) if f > 0}
+
+
+def relative_vocabulary(pool: ImpostorPool, docs: Sequence[Sequence[str]], n: int
+                        ) -> list[str]:
+    r"""The ``n`` items of highest mean relative frequency over the texts compared: the
+    pool's texts and ``docs`` (the known texts and the questioned one), each text weighing
+    one (ties by the item). Chosen from every side alike, it holds no side's own rare items:
+    a vocabulary of the known texts' items alone makes every impostor look near (its own
+    rare items are not counted) and the author's texts far."""
+    freq = Counter(_pool_frequencies(pool))
+    for doc in docs:
+        if doc:
+            share = 1.0 / len(doc)
+            for w, c in Counter(doc).items():
+                freq[w] += c * share
+    return [w for w, _ in sorted(freq.items(), key=lambda wf: (-wf[1], wf[0]))[:n]]
+
+
 def nearest(q: np.ndarray, pool: np.ndarray, k: int, config: RelativeConfig) -> np.ndarray:
     """Indices of the ``k`` rows of ``pool`` nearest to the counts ``q`` (full vocabulary)."""
     full = np.ones((1, q.size), dtype=bool)
@@ -102,70 +134,66 @@ def nearest(q: np.ndarray, pool: np.ndarray, k: int, config: RelativeConfig) -> 
 
 def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
                     masks: np.ndarray, config: RelativeConfig) -> dict[str, object]:
-    """The score of one questioned text (counts ``q``) against the known texts' counts
-    (``known``, n × V, n ≥ 2: cut one text in halves first) and the impostors' (m × V,
-    nearest first), with the pseudo-problems' scores and the gaps (module docstring)."""
-    n, m = known.shape[0], impostors.shape[0]
+    """The score of one questioned text (counts of its windows, ``q``: w × V) against the
+    known units' counts (``known``, n × V, n ≥ 2: one text cut in halves) and the
+    impostors' (m × V, nearest first), all cut to one length, with the pseudo-problems'
+    scores and the gaps (module docstring)."""
+    q = np.atleast_2d(q)
+    w, n, m = q.shape[0], known.shape[0], impostors.shape[0]
     if n < 2 or m < 2:
         raise ValueError("the relative score needs two known texts (or halves) and two "
                          "impostors at least")
-    corpus = known.sum(axis=0)
-    texts = np.vstack([q[None], known, impostors, corpus[None], corpus[None] - known])
-    iq, ik, ii = 0, 1 + np.arange(n), 1 + n + np.arange(m)
-    ic, ir = 1 + n + m, 2 + n + m + np.arange(n)
+    texts = np.vstack([q, known, impostors])
+    iq, ik, ii = np.arange(w), w + np.arange(n), w + n + np.arange(m)
     pseudo = ii[:min(PSEUDO, m)]
     pairs: dict[tuple[int, int], int] = {}
 
-    def want(a: int, b: int) -> None:
-        key = (min(a, b), max(a, b))  # every distance here is symmetric
-        pairs.setdefault(key, len(pairs))
+    def want(xs, ys) -> None:
+        for x in np.atleast_1d(xs):
+            for y in np.atleast_1d(ys):
+                if x != y:  # every distance here is symmetric
+                    pairs.setdefault((min(x, y), max(x, y)), len(pairs))
 
-    want(iq, ic)
-    for i in ii:
-        want(iq, i)
-    for j in ik:
-        want(j, iq)
-        want(j, ir[j - 1])
-        for i in ii:
-            want(j, i)
-        for l in ik:
-            if l != j:
-                want(j, l)
-    for i in pseudo:
-        want(i, ic)
-        for k in ii:
-            if k != i:
-                want(i, k)
+    want(iq, ik)
+    want(iq, ii)
+    want(ik, ik)
+    want(ik, ii)
+    want(pseudo, ii)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
     dist = subset_distances(texts[a], texts[b], masks, config.distance, config.gamma)
     where = np.full((texts.shape[0], texts.shape[0]), -1)
     where[a, b] = where[b, a] = np.arange(a.size)
 
-    def d(x: int, y) -> np.ndarray:  # (R,) or (R, len(y))
-        return dist[:, where[x, y]]
+    def d(x: int, ys: np.ndarray) -> np.ndarray:  # (R, len(ys))
+        return dist[:, where[x, ys]]
 
-    def closer(own: np.ndarray, others: np.ndarray) -> float:
+    def closer(x: int, authors: np.ndarray, others: np.ndarray) -> float:
+        """Share of (subset, author's text) in which x is nearer the author's text than
+        the nearest of ``others`` (or than each of them: ``statistic="rank"``)."""
+        own, rivals = d(x, authors), d(x, others)
         if config.statistic == "share":
-            return float(np.mean(own < others.min(axis=1)))
-        return float(np.mean(own[:, None] < others))
+            return float(np.mean(own < rivals.min(axis=1, keepdims=True)))
+        return float(np.mean(own[:, :, None] < rivals[:, None, :]))
 
-    def score(x: int, side: int, rest: np.ndarray, others: np.ndarray) -> tuple[float, float]:
-        forward = closer(d(x, side), d(x, others))
-        back = [closer(d(j, x), d(j, others)) for j in rest]
-        return forward, float(np.mean(back))
+    def score(x: int, authors: np.ndarray, others: np.ndarray) -> tuple[float, float]:
+        forward = closer(x, authors, others)
+        backward = float(np.mean([closer(j, np.array([x]), others) for j in authors]))
+        return forward, backward
 
-    fwd, bwd = score(iq, ic, ik, ii)
-    same = [np.mean(score(j, ir[j - 1], ik[ik != j], ii)) for j in ik]
-    diff = [np.mean(score(i, ic, ik, ii[ii != i])) for i in pseudo]
+    fb = np.array([score(x, ik, ii) for x in iq])
+    fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
+    same = [np.mean(score(j, ik[ik != j], ii)) for j in ik]
+    diff = [np.mean(score(i, ik, ii[ii != i])) for i in pseudo]
     mean = dist.mean(axis=0)
 
-    def dbar(x: int, ys: np.ndarray) -> np.ndarray:
-        return mean[where[x, ys]]
+    def nn(x: int, ys: np.ndarray) -> float:
+        return float(mean[where[x, ys]].min())
 
-    nu = np.median([dbar(i, ii[ii != i]).min() for i in pseudo])
-    gap_q = float(dbar(iq, ii).min() / nu) if nu > 0 else float("inf")
-    gap_k = float(np.median([dbar(j, ii).min() for j in ik]) / nu) if nu > 0 else float("inf")
+    nu = np.median([nn(i, ii[ii != i]) for i in pseudo])
+    scale = nu if nu > 0 else float("nan")
+    gap_q = float(np.mean([nn(x, ii) for x in iq]) / scale)
+    gap_k = float(np.median([nn(j, ii) for j in ik]) / scale)
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
             "separation": separation(np.array(same), np.array(diff)),

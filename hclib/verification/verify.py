@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -53,7 +54,7 @@ from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
 from .pvalue import conformal_pvalue
-from .relative import MISMATCH, RelativeConfig, nearest, relative_scores
+from .relative import MISMATCH, RelativeConfig, nearest, relative_scores, relative_vocabulary
 from .result import Verification
 
 __all__ = ["BAND", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
@@ -180,14 +181,13 @@ class _Problem:
         if len(self.pool) < 2:
             raise ValueError(f"the impostor pool holds {len(self.pool)} text(s) by other "
                              "authors than the known one; give at least two")
-        lookup = self.pool.lookup(self.vocabulary)
-        self.pool_ids = [lookup[c] for c in self.pool.codes]
-        self.masks = config.masks(v)
         # the P-value's lexicon: the known texts' items, sorted (ties by the item)
         self.lexicon = sorted({w for doc in items for w in doc})
         self.lex_index = {w: i for i, w in enumerate(self.lexicon)}
         self.known_lex = [_coded(doc, self.lex_index) for doc in items]
         self.fixed = None if _counted(vocabulary) else self.vocabulary
+        self.relative_words = config.n_words if vocabulary is None or self.fixed is not None \
+            else int(vocabulary)
         self.n_words = (m.n_words if vocabulary is None else int(vocabulary)) \
             if _counted(vocabulary) else None
         self.measure = _measure(m)
@@ -208,18 +208,60 @@ class _Problem:
         p, length, _ = conformal_pvalue(rank[q], known, self.measure, self.n_words, fixed)
         return p, length
 
-    def relative(self, q_ids: np.ndarray) -> dict[str, Any]:
-        v = len(self.vocabulary)
-        q = np.bincount(q_ids[q_ids >= 0], minlength=v).astype(np.int64)
-        length = q_ids.size
-        windows = []
-        for ids in self.pool_ids:
-            start = max((ids.size - length) // 2, 0)
-            part = ids[start:start + length]
-            windows.append(np.bincount(part[part >= 0], minlength=v))
-        pool = np.array(windows, dtype=np.int64)
-        chosen = nearest(q, pool, min(self.config.n_impostors, len(pool)), self.config)
-        return relative_scores(q, self.known_counts, pool[chosen], self.masks, self.config)
+    def relative(self, q_items: list[str]) -> dict[str, Any]:
+        """The impostor-relative score of one questioned text: over the most frequent items
+        of the known texts and the questioned text, every text cut to one length
+        (:func:`_relative_length`)."""
+        n_words = self.relative_words
+        vocab = self.fixed if self.fixed is not None else relative_vocabulary(
+            self.pool, self.items + [q_items], n_words)
+        index = {w: i for i, w in enumerate(vocab)}
+        v = len(vocab)
+        q = _coded(q_items, index)
+        units = [_coded(doc, index) for doc in self.items]
+        if self.split:
+            half = units[0].size // 2
+            units = [units[0][:half], units[0][half:]]
+        lookup = self.pool.lookup(vocab)
+        pool = [lookup[c] for c in self.pool.codes]
+        length = _relative_length(q.size, [u.size for u in units], [p.size for p in pool])
+        q_windows = _counts(q, _spans(q.size, length, QUERY_WINDOWS), v)
+        known = np.vstack([_counts(u, _spans(u.size, length, 1), v) for u in units])
+        imp = np.vstack([_counts(p, _spans(p.size, length, 1), v) for p in pool])
+        chosen = nearest(q_windows[0], imp, min(self.config.n_impostors, len(imp)),
+                         self.config)
+        out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
+                              self.config)
+        out["relative_length"] = length
+        return out
+
+
+#: Windows of the questioned text whose relative scores are averaged.
+QUERY_WINDOWS = 3
+
+
+def _relative_length(q: int, units: list[int], pool: list[int]) -> int:
+    """The one length of the relative score: the questioned text's, at most the median
+    length of the known units and of the impostors (so no side is compared at a length
+    the others lack)."""
+    return int(max(1, min(q, np.median(units), np.median(pool))))
+
+
+def _spans(n: int, length: int, most: int) -> list[tuple[int, int]]:
+    """Up to ``most`` evenly spaced windows of ``length`` items in ``n`` (the middle one
+    when ``most`` is 1; all ``n`` when shorter)."""
+    if n <= length:
+        return [(0, n)]
+    k = max(1, min(most, n // length))
+    starts = np.linspace(0, n - length, k + 2)[1:-1] if k == 1 else \
+        np.linspace(0, n - length, k)
+    return [(int(s), int(s) + length) for s in np.round(starts).astype(int)]
+
+
+def _counts(ids: np.ndarray, spans: list[tuple[int, int]], v: int) -> np.ndarray:
+    rows = [ids[a:b] for a, b in spans]
+    return np.array([np.bincount(r[r >= 0], minlength=v) for r in rows],
+                    dtype=np.int64).reshape(len(rows), v)
 
 
 def _measure(m: Method) -> Any:
@@ -246,7 +288,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
         ids = _coded(items, problem.index)
         row: dict[str, Any] = {"tokens": len(items), "in_vocabulary": int((ids >= 0).sum())}
         if row["in_vocabulary"] >= min_tokens:
-            rel = problem.relative(ids)
+            rel = problem.relative(items)
             p, length = problem.pvalue(items)
             prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
             mismatch = max(rel["gap_questioned"], rel["gap_known"]) > MISMATCH
@@ -254,7 +296,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
                        forward=rel["forward"], backward=rel["backward"],
                        separation=rel["separation"], gap_questioned=rel["gap_questioned"],
                        gap_known=rel["gap_known"], reason=MISMATCHED if mismatch else "",
-                       length=length,
+                       length=length, relative_length=rel["relative_length"],
                        pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
                        spread=float(np.mean(rel["same"])),
                        pseudo_same=float(np.median(rel["same"])),
@@ -265,7 +307,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
                    log_known_tokens=math.log(max(known_tokens, 1.0)))
         rows.append(row)
     columns = ["probability", "p_value", "score", "forward", "backward", "separation",
-               "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
+               "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length", "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
                "pseudo_different"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
@@ -287,8 +329,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            train: VerificationModel | Sequence[tuple[Any, Any, bool]] | None = None,
            gamma: float = 0.25, band: float | None = None, min_tokens: int = MIN_TOKENS,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
-           n_impostors: int = 30, statistic: str = "share", seed: int = 0
-           ) -> Verification:
+           n_impostors: int = 30, statistic: str = "share", seed: int = 0,
+           relative_words: int = 1000) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -308,11 +350,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         of ``explain`` (default HC†), a feature spec of :mod:`hclib.texts.features`, the
         vocabulary (number of most frequent items of the known texts, default the method's,
         or a list), :math:`\\gamma_0`.
-    distance, n_subsets, share, n_impostors, statistic, seed
+    distance, n_subsets, share, n_impostors, statistic, seed, relative_words
         The impostor-relative score (:class:`~hclib.verification.relative.RelativeConfig`):
         its distance (:data:`hclib.verification.distances.DISTANCES`), ``n_subsets`` random
         subsets of a ``share`` of the vocabulary, the ``n_impostors`` nearest pool texts,
-        ``"share"`` or ``"rank"``, the seed of the subsets.
+        ``"share"`` or ``"rank"``, the seed of the subsets, and its vocabulary: the
+        ``relative_words`` items most frequent over the pool, the known and the questioned
+        text (:func:`~hclib.verification.relative.relative_vocabulary`; ``vocabulary``
+        given as a number or list overrides it).
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (:func:`fit_verifier`): the
@@ -326,7 +371,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     if band is not None:
         band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
-    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma)
+    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
+                            relative_words)
     names, items, pool, m, feats = _setup(known, impostors, method, features, vocabulary,
                                           gamma)
     q_names, q_texts = _questioned(questioned)
@@ -336,7 +382,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         model = train if isinstance(train, VerificationModel) else fit_verifier(
             train, impostors=pool, method=m, features=feats, vocabulary=vocabulary,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
-            n_impostors=n_impostors, statistic=statistic, seed=seed)
+            n_impostors=n_impostors, statistic=statistic, seed=seed,
+            relative_words=relative_words)
     q_items = [feats.items(t) for t in q_texts]
     frame = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
