@@ -179,3 +179,46 @@ def test_stored_run_has_the_columns_the_chapter_reads():
     counts = scores.groupby(["variant", "set", "part"]).size()
     for row in table.itertuples():
         assert counts[row.variant, row.set, row.part] == row.problems
+
+
+def _full_table(auc_default=0.8):
+    rows = []
+    names = {"relative minmax words": auc_default, "relative minmax words, train": 0.7,
+             "relative cosine words+chars:3": 0.95, study.REPLACED: 0.6,
+             study.BASELINE: 0.99}
+    for v, auc in names.items():
+        for s in study.ORDER:
+            for part in ("train", "test"):
+                if s == "Federalist" and part == "train":
+                    continue
+                rows.append({"variant": v, "set": s, "part": part, "problems": 12,
+                             "auc": auc, "cllr": 0.9})
+    return pd.DataFrame(rows)
+
+
+def test_default_is_the_best_variant_verify_can_run():
+    table = _full_table()
+    first, ranking = study.choose(table)
+    assert first == study.BASELINE  # ranked first, but hclib.verify cannot run it
+    assert study.default_choice(ranking) == "relative minmax words"
+    with pytest.raises(ValueError, match="ranking"):
+        study.default_choice(ranking.loc[[study.BASELINE]])
+
+
+def test_headline_reads_the_test_parts_of_the_table():
+    table = _full_table()
+    table.loc[(table.variant == "relative minmax words") & (table.part == "test")
+              & (table.set == "novels"), "auc"] = 0.123
+    line = study.headline(table)
+    assert "(relative minmax words)" in line and "12 problems each" in line
+    assert "AUC .80 / .80 / .12 / .80" in line and "AUC .99 / .99 / .99 / .99" in line
+
+
+def test_readme_and_benchmarks_give_the_stored_headline():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    line = study.headline(study.load()[1])
+    for doc in ("README.md", "benchmarks/README.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        assert line in text, doc
