@@ -31,14 +31,16 @@ tables.
   Federalist (Jay's papers as outsiders), whole novels and PAN 2018.
 * :mod:`hclib.studies.open_set`: PAN 2018 problems with a third of the candidates held out
   as outsiders: macro-F1 of the closed-set answer against the rejections.
-* :mod:`hclib.studies.verification`: did this author write it? (chapter "Verification with
-  HC"): verification problems from the Federalist papers, the Gutenberg collection and PAN
-  2018, :func:`hclib.verify` against a General-Impostors baseline, PAN's measures, how much
-  calibration data the test needs.
+* :mod:`hclib.studies.verification`: did Madison write it? (chapter "Did Madison write
+  it?"): the disputed Federalist papers through :func:`hclib.verify`, a General-Impostors
+  baseline; :mod:`hclib.studies.verification_sets`: development problems in the shapes
+  people bring, split by author; :mod:`hclib.studies.verification_study`: every variant on
+  them under a selection rule fixed before the run, stored in ``data/``.
 """
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
-               scores, short_texts, trust, verification)
+               scores, short_texts, trust, verification, verification_sets,
+               verification_study)
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
@@ -57,4 +59,6 @@ __all__ = [
     "scores",
     "short_texts",
     "verification",
+    "verification_sets",
+    "verification_study",
 ]
