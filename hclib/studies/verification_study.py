@@ -371,7 +371,8 @@ def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
     winner, ranking = choose(table)
     print(ranking.to_string())
     print(headline(table))
-    print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; total {time.perf_counter() - start:.0f} s")
+    print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; "
+          f"total {time.perf_counter() - start:.0f} s")
     return table
 
 
