@@ -60,7 +60,8 @@ def test_table_fits_80_columns_and_explains(folders):
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     rows = {line.split()[0]: line for line in lines if line.startswith("by_")}
-    assert "different author" in rows["by_b.txt"]
+    assert "same author" in rows["by_a.txt"]
+    assert "same author" not in rows["by_b.txt"]
     assert "most discriminating words" in done.stdout
     assert "4 known texts" in done.stdout
 

@@ -30,8 +30,8 @@ from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
                                             write_answers)
 from hclib.verification.result import COLUMNS, Verification
-from hclib.verification.verify import (BAND, DEFAULT_METHOD, VerificationModel,
-                                       fit_positions, verify)
+from hclib.verification.model import fit_model
+from hclib.verification.verify import BAND, DEFAULT_METHOD, VerificationModel, verify
 
 from .attribute import _skip_notice, _unknown_texts
 from .command import HelpFormatter, UsageError
@@ -66,8 +66,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"corpus discrepancy (default {DEFAULT_METHOD})")
     p.add_argument("--features", default="words", metavar="SPEC",
                    help="feature set, e.g. words, words:1-2, chars:3 (default words)")
-    p.add_argument("--band", type=float, default=BAND, metavar="B",
-                   help=f"no decision when |probability - 0.5| <= B (default {BAND})")
+    p.add_argument("--band", type=float, default=None, metavar="B",
+                   help=f"no decision when |probability - 0.5| <= B (default {BAND}, or the "
+                        "band chosen on --train)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the result as JSON")
     out.add_argument("--csv", action="store_true", help="print the result as CSV")
@@ -85,7 +86,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not 0 <= args.band < 0.5:
+    if args.band is not None and not 0 <= args.band < 0.5:
         raise UsageError(f"--band must be in [0, 0.5), got {args.band}")
     if args.pan is not None:
         return _run_pan(args)
@@ -175,7 +176,7 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
         res = verify(pb.known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
                      features=args.features, band=args.band, train=model)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
-                     "position": float(res.table["position"].iloc[0])})
+                     **res.table.iloc[0].to_dict()})
     return pd.DataFrame(rows)
 
 
@@ -221,8 +222,7 @@ def _run_pan(args: argparse.Namespace) -> int:
         if missing:
             raise UsageError(f"--train {args.train}: no truth for problem {missing[0]!r}")
         fitted = _solve(train, _impostors_for(train, args), args, None)
-        model = fit_positions(fitted["position"].to_numpy(),
-                              [train_truth[i] for i in fitted["id"]])
+        model = fit_model(fitted, np.array([train_truth[i] for i in fitted["id"]]))
     answers = _solve(problems, _impostors_for(problems, args), args, model)
     write_answers(out, dict(zip(answers["id"], answers["answer"])), fmt)
     print(f"{len(answers)} answers written to {out}", file=sys.stderr)

@@ -23,9 +23,10 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    HC†). It does not depend on the impostors.
 6. **Decision**: "same author" above :math:`0.5 +` ``band``, "different author" below
    :math:`0.5 -` ``band``, else "no decision" (PAN's non-answer 0.5); "no decision" with the
-   reason "impostors unlike these texts" when :math:`Q` or the known texts lie farther from
-   every impostor than :data:`~hclib.verification.relative.MISMATCH` times the impostors'
-   distance to one another (the ``reason`` column); "insufficient evidence" when fewer than
+   reason "impostors unlike these texts" when the known texts lie farther from every pool
+   text than :data:`~hclib.verification.relative.MISMATCH` times the pool texts' typical
+   distance to one another (:func:`~hclib.verification.relative.kind_gaps`; the ``reason``
+   column); "insufficient evidence" when fewer than
    ``min_tokens`` items of :math:`Q` are in the vocabulary.
 
 ``Verification.explain`` gives the words behind it: :math:`W^\dagger` of :math:`Q` against
@@ -38,6 +39,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -54,7 +56,8 @@ from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
 from .pvalue import conformal_pvalue
-from .relative import MISMATCH, RelativeConfig, nearest, relative_scores, relative_vocabulary
+from .relative import (MISMATCH, RelativeConfig, kind_gaps, nearest, relative_scores,
+                       relative_vocabulary)
 from .result import Verification
 
 __all__ = ["BAND", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
@@ -214,7 +217,7 @@ class _Problem:
         (:func:`_relative_length`)."""
         n_words = self.relative_words
         vocab = self.fixed if self.fixed is not None else relative_vocabulary(
-            self.pool, self.items + [q_items], n_words)
+            self.pool, self.items, q_items, n_words)
         index = {w: i for i, w in enumerate(vocab)}
         v = len(vocab)
         q = _coded(q_items, index)
@@ -233,6 +236,7 @@ class _Problem:
         out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
                               self.config)
         out["relative_length"] = length
+        out["kind_q"], out["kind_k"] = kind_gaps(q_windows, known, imp, self.pool.authors)
         return out
 
 
@@ -291,11 +295,11 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
             rel = problem.relative(items)
             p, length = problem.pvalue(items)
             prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
-            mismatch = max(rel["gap_questioned"], rel["gap_known"]) > MISMATCH
+            mismatch = rel["kind_k"] > MISMATCH
             row.update(probability=prob, p_value=p, score=rel["score"],
                        forward=rel["forward"], backward=rel["backward"],
-                       separation=rel["separation"], gap_questioned=rel["gap_questioned"],
-                       gap_known=rel["gap_known"], reason=MISMATCHED if mismatch else "",
+                       separation=rel["separation"], gap_questioned=rel["kind_q"],
+                       gap_known=rel["kind_k"], reason=MISMATCHED if mismatch else "",
                        length=length, relative_length=rel["relative_length"],
                        pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
                        spread=float(np.mean(rel["same"])),
@@ -307,7 +311,8 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
                    log_known_tokens=math.log(max(known_tokens, 1.0)))
         rows.append(row)
     columns = ["probability", "p_value", "score", "forward", "backward", "separation",
-               "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length", "relative_length",
+               "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
+               "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
                "pseudo_different"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
