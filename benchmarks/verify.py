@@ -100,7 +100,7 @@ def pan_run(problems: int) -> int:
     print(f"hclib verify --pan: {problems} problems (PAN 2018 essays, PAN 2015 folders), "
           f"defaults, one run: {wall:.1f} s in all, {1000 * wall / problems:.0f} ms per "
           f"problem; {non_answers} non-answers; CPU time of the command {cpu:.1f} s "
-          f"(the wall time on an idle machine is near it)")
+          f"(on an idle machine the wall time is about this or less)")
     print(done.stdout.strip())
     return 0
 
