@@ -304,7 +304,9 @@ def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
         raise ValueError("table: no variant has training parts of every selection set")
     best = ranking["auc"].max()
     ranking["tie"] = ranking["auc"] >= best - _TIE
-    ranking = ranking.sort_values(["tie", "cllr", "auc"], ascending=[False, True, False])
+    # the tied first by Cllr, then every other variant by AUC
+    key = np.where(ranking["tie"], ranking["cllr"], 1e9 - ranking["auc"])
+    ranking = ranking.iloc[np.lexsort((-ranking["auc"].to_numpy(), key))]
     return str(ranking.index[0]), ranking.drop(columns="sets")
 
 
