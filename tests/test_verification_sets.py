@@ -174,7 +174,13 @@ def test_stored_run_has_the_columns_the_chapter_reads():
             "auc_c_at_1", "f_05_u", "brier", "cllr", "cllr_min"} <= set(table.columns)
     assert set(table["set"]) == set(vsets.SETS)
     names = [v.name for v in study.variants()]
-    assert set(table["variant"]) == set(names)
+    before = {"HC probability (before)", "HC P-value (before)",
+              "HC probability, train (before)", "General Impostors (before)"}
+    assert set(table["variant"]) == set(names) | before
+    # the stored "before" answers are of the same problems: the baseline agrees exactly
+    gi = scores[scores.variant.isin([study.BASELINE, "General Impostors (before)"])]
+    assert (gi.pivot(index="problem", columns="variant", values="answer").nunique(axis=1)
+            == 1).all()
     # every (variant, set, part) of the stored answers is in the table, with its count
     counts = scores.groupby(["variant", "set", "part"]).size()
     for row in table.itertuples():
