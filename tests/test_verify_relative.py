@@ -13,7 +13,8 @@ from hclib.calibration import metrics
 from hclib.engine.measures import CORPUS_MEASURES
 from hclib.formulas.hc import higher_criticism_subset
 from hclib.formulas.pvalues import pvalues_given_totals
-from hclib.verification.distances import DISTANCES, subset_distances, subset_masks
+from hclib.verification.distances import (DISTANCES, pair_distances, subset_distances,
+                                          subset_masks)
 from hclib.verification.impostors import impostor_pool
 from hclib.verification.relative import MISMATCH
 from hclib.verification.verify import fit_verifier, verify
@@ -58,6 +59,12 @@ def test_subset_distances_equal_the_registry_on_the_full_mask_and_hc_per_subset(
     m = masks[0]
     want = 1 - np.minimum(a, b)[m].sum() / np.maximum(a, b)[m].sum()
     assert subset_distances(x[:1], y[:1], masks[:1], "minmax")[0, 0] == pytest.approx(want)
+    # the per-text sums of pair_distances give the same values
+    texts = np.vstack([x, y])
+    first, second = np.arange(6), 6 + np.arange(6)
+    for name in ("minmax", "cosine", "chi2"):
+        assert pair_distances(texts, first, second, masks, name) == pytest.approx(
+            subset_distances(x, y, masks, name), rel=1e-5)
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +128,8 @@ def test_impostors_of_another_kind_give_no_decision():
     kind of text): the known texts' gap exceeds MISMATCH and no text is decided; with a pool
     of their kind the gap is near 1 and the texts are decided."""
     rng = np.random.default_rng(3)
-    far = [text(rng, author(rng, base=40), 1000) for _ in range(25)]
-    near = [text(rng, author(rng), 1000) for _ in range(25)]
+    far = [text(rng, author(rng, base=40), 1000) for _ in range(60)]
+    near = [text(rng, author(rng), 1000) for _ in range(60)]
     a = author(rng)
     known = [text(rng, a, 800) for _ in range(4)]
     questioned = [text(rng, a, 800), text(rng, author(rng), 800)]
@@ -133,3 +140,5 @@ def test_impostors_of_another_kind_give_no_decision():
     like = verify(known, questioned, impostors=near, min_tokens=10, n_subsets=50).table
     assert (like["gap_known"] < MISMATCH).all() and (like["reason"] == "").all()
     assert list(like["decision"]) == ["same author", "different author"]
+    small = verify(known, questioned, impostors=far[:30], min_tokens=10, n_subsets=50).table
+    assert small["gap_known"].isna().all() and (small["reason"] == "").all()

@@ -1,12 +1,16 @@
 """Verification: did this author write it? A P-value, a calibrated probability and the words.
 
 * :mod:`hclib.verification.verify`: :func:`~hclib.verification.verify.verify` (one
-  author's known texts against one or many questioned texts: the conformal P-value of the
-  HC discrepancy among the known texts' leave-one-out discrepancies, the same-author
-  probability calibrated on pseudo-problems of the known texts and impostors or on
-  labelled problems,
-  :func:`~hclib.verification.verify.fit_verifier`, and a decision with a "no decision"
-  band), all at one length per text so that a long text is not "different" for being long;
+  author's known texts against one or many questioned texts: the impostor-relative score,
+  the same-author probability fitted on pseudo-problems or on labelled problems,
+  :func:`~hclib.verification.verify.fit_verifier`, the full-conformal P-value, and a
+  decision with a "no decision" band and a reason);
+* :mod:`hclib.verification.relative` (the impostor-relative score, General Impostors over
+  random feature subsets, its pseudo-problems and the pool's kind),
+  :mod:`hclib.verification.distances` (distances on many feature subsets in one batched
+  call), :mod:`hclib.verification.pvalue` (the full-conformal P-value),
+  :mod:`hclib.verification.model` (the probability: pseudo-problems or ``train=``) and
+  :mod:`hclib.verification.copies` (pool texts by the known author);
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
   probability (:class:`~hclib.verification.impostors.ImpostorPool`; the default pool of
   Gutenberg excerpts, :func:`~hclib.verification.impostors.gutenberg_pool`);

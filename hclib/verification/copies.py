@@ -49,7 +49,7 @@ def known_authors(pool: ImpostorPool, known: Sequence[Sequence[str]]) -> list[st
     index, shingles = _pool_shingles(pool)
     seen = np.unique(np.concatenate([
         _shingles(np.fromiter((index.get(w, -2) for w in doc), dtype=np.int64,
-                              count=len(doc)) + 0) for doc in known] or [np.zeros(0)])
+                              count=len(doc))) for doc in known] or [np.zeros(0)])
         .astype(np.uint64))
     found = []
     for author, s in zip(pool.authors, shingles):

@@ -23,13 +23,28 @@ COLUMNS: dict[str, str] = {
     "probability": "same-author probability (calibrated, at even prior odds)",
     "decision": "same author / different author / no decision / insufficient evidence",
     "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not)",
-    "score": "discrepancy of the text to the known corpus (median over its windows)",
-    "position": "(score - known median) / (impostor median - known median)",
+    "score": "impostor-relative score: share of feature subsets in which the text is nearer "
+             "the author's texts than every impostor (both directions averaged)",
+    "forward": "share of subsets in which the text is nearer an author's text than every "
+               "impostor",
+    "backward": "share of subsets in which an author's text is nearer the text than every "
+                "impostor",
+    "separation": "AUC of the score on the pseudo-problems (same vs other author); near 0.5: "
+                  "the method cannot tell the author from these impostors",
+    "gap_known": "known texts' distance to the nearest pool text over the pool's typical one",
+    "gap_questioned": "the text's distance to the nearest pool text over the pool's typical "
+                      "one",
+    "reason": "why there is no decision (e.g. impostors unlike these texts)",
+    "relative_length": "items of each text compared by the relative score",
     "tokens": "items of the text",
     "in_vocabulary": "items of the text in the vocabulary (the evidence)",
-    "length": "calibration length in items (0: not scored)",
-    "known_median": "median leave-one-out score of the known texts' windows",
-    "impostor_median": "median score of the impostors' windows",
+    "length": "items of each text compared by the P-value (0: not scored)",
+    "pseudo_logit": "log-odds of the probability from the pseudo-problems",
+    "log_tokens": "log of the text's items",
+    "log_known_tokens": "log of the known texts' mean items",
+    "spread": "mean score of the same-author pseudo-problems",
+    "pseudo_same": "median score of the same-author pseudo-problems",
+    "pseudo_different": "median score of the other-author pseudo-problems",
 }
 
 
@@ -119,6 +134,16 @@ class Verification:
             lines.append(f"{shown:<{name_w}} {prob:>7} {row['decision']:<21} {pv:>7} "
                          f"{int(row['tokens']):>7} {int(row['in_vocabulary']):>7}")
         return "\n".join(line.rstrip() for line in lines)
+
+    @property
+    def cannot_separate(self) -> pd.Series:
+        """Per text: True where the method cannot tell the author's texts from these
+        impostors (the pseudo-problems' separation, column ``separation``, at or below
+        :data:`~hclib.verification.relative.INSEPARABLE`): its probability says little."""
+        from .relative import INSEPARABLE
+
+        sep = self.table.get("separation", pd.Series(np.nan, index=self.table.index))
+        return sep.astype(float) <= INSEPARABLE
 
     @property
     def easy_impostors(self) -> bool:

@@ -4,18 +4,23 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
 :math:`C`), questioned texts :math:`Q` and a pool of texts by other authors
 (:mod:`hclib.verification.impostors`):
 
-1. **Vocabulary.** The ``N`` most frequent items of the known texts (default the method's
-   ``n_words``), or a list given.
+1. **Vocabulary** of ``explain`` and of the evidence (``in_vocabulary``, ``min_tokens``):
+   the ``N`` most frequent items of the known texts (default the method's ``n_words``), or
+   a list given.
 2. **Impostors.** Pool texts by the known author are left out
    (:mod:`hclib.verification.copies`); for each :math:`Q` the ``n_impostors`` pool texts
-   nearest to it (each cut to :math:`Q`'s length) are its impostors.
-3. **Score** (:mod:`hclib.verification.relative`): the impostor-relative score, the share
-   of :math:`R` random feature subsets on which :math:`Q` is closer to :math:`C` than to
-   every impostor, averaged with the other direction (each :math:`K_j` closer to :math:`Q`
-   than to the impostors); distance ``distance`` (default :data:`DEFAULT_DISTANCE`).
+   nearest to it are its impostors.
+3. **Score** (:mod:`hclib.verification.relative`): the impostor-relative score, over the
+   ``relative_words`` most frequent items of the pool, the known and the questioned texts
+   (:func:`~hclib.verification.relative.relative_vocabulary`), every text cut to one
+   length: the share of (feature subset, known text) in which :math:`Q` is nearer the
+   known text than every impostor, averaged with the other direction (the known text
+   nearer :math:`Q` than every impostor); distance ``distance`` (default
+   :data:`DEFAULT_DISTANCE`), ``n_subsets`` subsets of a ``share`` of the vocabulary.
 4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
-   on the problem's pseudo-problems (its known texts against the rest: same author; its
-   impostors against :math:`C`: another author) at even prior odds; or, with ``train=``,
+   on the problem's pseudo-problems (its known texts against the rest and pool authors'
+   texts against their others: same author; its impostors against the known texts:
+   another author) at even prior odds; or, with ``train=``,
    a model of the problem's features fitted on labelled problems, with the no-decision band
    chosen on them.
 5. **P-value** (:mod:`hclib.verification.pvalue`): full conformal, :math:`Q` and each known
@@ -37,7 +42,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,7 +60,7 @@ from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
 from .pvalue import conformal_pvalue
-from .relative import (MISMATCH, RelativeConfig, kind_gaps, nearest, relative_scores,
+from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
 
@@ -235,8 +239,17 @@ class _Problem:
         imp = np.vstack([_counts(p, _spans(p.size, length, 1), v) for p in pool])
         chosen = nearest(q_windows[0], imp, min(self.config.n_impostors, len(imp)),
                          self.config)
+        authors = np.asarray(self.pool.authors)
+        pool_same = []
+        for i in chosen:  # pool authors with two texts or more, nearest first
+            mine = np.flatnonzero(authors == authors[i])
+            if mine.size >= 2 and all(a != authors[i] for a, _, _ in pool_same):
+                pool_same.append((authors[i], imp[i], imp[mine[mine != i]]))
+            if len(pool_same) == PSEUDO:
+                break
         out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
-                              self.config)
+                              self.config, impostor_authors=authors[chosen],
+                              pool_same=pool_same, halves=self.split)
         out["relative_length"] = length
         out["kind_q"], out["kind_k"] = kind_gaps(q_windows, known, imp, self.pool.authors)
         return out
