@@ -228,3 +228,19 @@ def test_readme_and_benchmarks_give_the_stored_headline():
     for doc in ("README.md", "benchmarks/README.md"):
         text = " ".join((root / doc).read_text(encoding="utf-8").split())
         assert line in text, doc
+
+
+def test_relative_score_with_impostors_all_by_one_author():
+    """Regression: the Federalist problems' nearest impostors can all be Hamilton's; the
+    pseudo-problems then have no rival author, which raised a ValueError (zero-size
+    minimum). Now those pseudo-problems are skipped and the score stays finite."""
+    from hclib.verification.relative import RelativeConfig, relative_scores
+
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(3.0, size=(9, 40))
+    config = RelativeConfig(distance="chi2", n_subsets=8)
+    masks = config.masks(40)
+    out = relative_scores(counts[:1], counts[1:3], counts[3:7], masks, config,
+                          impostor_authors=["A"] * 4,
+                          pool_same=[("A", counts[7], counts[8:9])])
+    assert np.isfinite(out["score"]) and out["different"].size == 0
