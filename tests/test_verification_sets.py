@@ -233,7 +233,8 @@ def test_readme_and_benchmarks_give_the_stored_headline():
 def test_relative_score_with_impostors_all_by_one_author():
     """Regression: the Federalist problems' nearest impostors can all be Hamilton's; the
     pseudo-problems then have no rival author, which raised a ValueError (zero-size
-    minimum). Now those pseudo-problems are skipped and the score stays finite."""
+    minimum). Now the pool author's same-author pseudo-problems are skipped, and the
+    different-author ones take the other impostors as rivals."""
     from hclib.verification.relative import RelativeConfig, relative_scores
 
     rng = np.random.default_rng(0)
@@ -243,4 +244,5 @@ def test_relative_score_with_impostors_all_by_one_author():
     out = relative_scores(counts[:1], counts[1:3], counts[3:7], masks, config,
                           impostor_authors=["A"] * 4,
                           pool_same=[("A", counts[7], counts[8:9])])
-    assert np.isfinite(out["score"]) and out["different"].size == 0
+    assert np.isfinite(out["score"]) and out["different"].size == 4
+    assert out["same"].size == 2  # the known texts' own, the pool author's skipped

@@ -270,7 +270,9 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii)) for j in ik]
     same += [np.mean(score(x, units, others)) for x, units, others in extra]
     rivals_of = {i: ii[(ii != i) & (who[ii - w - n] != who[i - w - n])] for i in pseudo}
-    diff = [np.mean(score(i, ik, rivals_of[i])) for i in pseudo if rivals_of[i].size]
+    # every chosen impostor by one author: the others' texts are the rivals
+    rivals_of = {i: r if r.size else ii[ii != i] for i, r in rivals_of.items()}
+    diff = [np.mean(score(i, ik, rivals_of[i])) for i in pseudo]
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
             "separation": separation(np.array(same), np.array(diff))}
