@@ -38,15 +38,19 @@ tables.
   as outsiders: macro-F1 of the closed-set answer against the rejections.
 * :mod:`hclib.studies.maps`: maps of the Federalist papers and of Gutenberg authors'
   works (:func:`hclib.map`): distances, trees, the bootstrap consensus tree.
-* :mod:`hclib.studies.verification`: did this author write it? (chapter "Verification with
-  HC"): verification problems from the Federalist papers, the Gutenberg collection and PAN
-  2018, :func:`hclib.verify` against a General-Impostors baseline, PAN's measures, how much
-  calibration data the test needs.
+* :mod:`hclib.studies.rolling`: rolling attribution over splices of two Gutenberg authors
+  (:func:`hclib.rolling`): how often a seam is found and a single text kept whole.
+* :mod:`hclib.studies.verification`: did Madison write it? (chapter "Did Madison write
+  it?"): the disputed Federalist papers through :func:`hclib.verify`, a General-Impostors
+  baseline; :mod:`hclib.studies.verification_sets`: development problems in the shapes
+  people bring, split by author; :mod:`hclib.studies.verification_study`: every variant on
+  them under a selection rule fixed before the run, stored in ``data/``.
 """
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
-               scores, short_texts, trust, verification)
-from . import maps  # maps of the collections (issue 43)
+               scores, short_texts, trust, verification, verification_sets,
+               verification_study)
+from . import maps, rolling  # maps and rolling windows (issue 43)
 from .federalist import FederalistStudy, federalist_study
 from .published import published_pvalues
 
@@ -65,4 +69,6 @@ __all__ = [
     "scores",
     "short_texts",
     "verification",
+    "verification_sets",
+    "verification_study",
 ]

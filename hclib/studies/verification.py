@@ -1,73 +1,40 @@
-r"""Did this author write it? The verification study of the chapter "Verification with HC".
+r"""Did Madison write it? The Federalist side of the chapter "Did Madison write it?".
 
-:func:`hclib.verify` answers "did the author of these known texts write this one?" with a
-conformal P-value and a same-author probability calibrated on impostors
-(:mod:`hclib.verification.verify`). This module builds verification problems with known
-truth from the project's data, runs :func:`hclib.verify` and a General-Impostors baseline
-on them, and scores the answers with PAN's measures
-(:func:`hclib.calibration.metrics.verification_scores`).
+:func:`hclib.verify` answers "did the author of these known texts write this one?"
+(:mod:`hclib.verification.verify`: an impostor-relative score, a probability from
+pseudo-problems, a full-conformal P-value). This module holds what the chapter runs live on
+the Federalist papers, and the General-Impostors baseline that the development study
+(:mod:`hclib.studies.verification_study`, on the problems of
+:mod:`hclib.studies.verification_sets`) compares with:
 
-**Problems.** A :class:`Group` is one call: the known texts of one author, some questioned
-texts each with its truth (same author or not), and the impostors. Three sets, all seeded:
-
-* :func:`federalist_groups`: every Madison paper left out in turn and verified against
-  the other 13 (same author); ten Hamilton papers (seeded, *held out* of every impostor
-  pool) against Madison's 14 (different). Impostors: Jay's papers and the other 41 Hamilton
-  papers. :func:`disputed_groups`: the twelve disputed papers against Madison (impostors
-  Jay and Hamilton) and, separately, against Hamilton (impostors Jay and Madison); and the
-  ten held-out Hamilton papers against the other 41, whose P-values must look uniform.
-* :func:`gutenberg_groups`: for seeded authors of the Gutenberg collection, excerpts of three
-  works as the known texts, an excerpt of a fourth work of the same author (same) and of a
-  work of the next author (different). Impostors: an excerpt of the first work of every
-  other author of the collection (:func:`gutenberg_impostors`, the problem's authors left
-  out).
-* :func:`pan_groups`: PAN 2018's test problems (English fan fiction): a candidate's seven
-  known texts, unknown texts of the candidate (same) and of other candidates (different).
-  Impostors: known texts of the *other* PAN problems.
-
-**Variants** (:data:`VARIANTS`): ``"HC probability"``, the probability of
-:func:`hclib.verify` as PAN answers (0.5 inside its no-decision band);
-``"HC P-value"``, its conformal P-value read as a score; ``"General Impostors"``,
-:func:`general_impostors`, a baseline written from the description of Koppel and Winter
-(2014), with the same impostors.
-
-**The selection rule** (:data:`SELECTION_RULE`, fixed before any comparison ran): the
-variant with the highest AUC averaged over the three sets, ties broken by the lower mean
-:math:`C_{llr}^{\min}`. AUC and :math:`C_{llr}^{\min}` need no calibration, so they judge a
-P-value, a probability and an impostor score alike; every variant and every measure is
-reported.
-
-**How much calibration data** (:func:`calibration_sweep`): the same problems with fewer
-known texts or fewer impostors; :func:`pvalue_floor` is the smallest conformal P-value.
+* :func:`disputed_groups`: the twelve disputed papers against Madison (impostors Jay's and
+  Hamilton's papers) and, separately, against Hamilton (impostors Jay's and Madison's);
+  and ten seeded Hamilton papers held out of Hamilton's corpus, tested against the other
+  41, whose P-values must look uniform. A :class:`Group` is one call of
+  :func:`hclib.verify`.
+* :func:`run`: one call per group, one row per questioned text.
+* :func:`general_impostors`: a baseline written from the description of Koppel and Winter
+  (2014).
+* :func:`roc`, :func:`tippett`, :func:`reliability`: the chapter's figures' curves;
+  :func:`pvalue_floor`: the smallest conformal P-value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from hclib.calibration import metrics
 from hclib.calibration.confidence import reliability as _reliability
 from hclib.texts.tokens import most_frequent
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.verify import verify
 
-__all__ = ["SELECTION_RULE", "VARIANTS", "Group", "calibration_sweep", "choose",
-           "disputed_groups", "federalist_groups", "federalist_papers", "general_impostors",
-           "gutenberg_groups", "gutenberg_impostors", "middle", "pan_groups", "pvalue_floor",
-           "reliability", "roc", "run", "score_table", "subset_pool", "sweep_row", "tippett",
-           "variant_score"]
-
-#: The compared answers, in the order of every table.
-VARIANTS = ("HC probability", "HC P-value", "General Impostors")
-#: The rule that chooses among :data:`VARIANTS`, written before the comparison.
-SELECTION_RULE = ("the variant with the highest AUC averaged over the three problem sets "
-                  "(Federalist, Gutenberg, PAN 2018); ties: the lower mean Cllr_min")
-
+__all__ = ["Group", "disputed_groups", "federalist_papers", "general_impostors", "middle",
+           "pvalue_floor", "reliability", "roc", "run", "subset_pool", "tippett"]
 
 @dataclass
 class Group:
@@ -120,23 +87,6 @@ def _hamilton_split(papers: dict[str, dict[str, str]], n_hamilton: int, seed: in
     return held, [h for h in ham if h not in held]
 
 
-def federalist_groups(n_hamilton: int = 10, seed: int = 0) -> list[Group]:
-    """Madison's papers left out in turn (same) and ``n_hamilton`` held-out Hamilton papers
-    (different) against Madison; impostors Jay and the other Hamilton papers."""
-    papers = federalist_papers()
-    held, rest = _hamilton_split(papers, n_hamilton, seed)
-    mad = papers["Madison"]
-    pool = impostor_pool({"Jay": list(papers["Jay"].values()),
-                          "Hamilton": [papers["Hamilton"][h] for h in rest]})
-    groups = [Group("Federalist", "Madison", [t for j, t in mad.items() if j != i],
-                    {f"Madison {i}": mad[i]}, {f"Madison {i}": True}, pool)
-              for i in mad]
-    groups.append(Group("Federalist", "Madison", list(mad.values()),
-                        {f"Hamilton {h}": papers["Hamilton"][h] for h in held},
-                        {f"Hamilton {h}": False for h in held}, pool))
-    return groups
-
-
 def disputed_groups(n_hamilton: int = 10, seed: int = 0) -> dict[str, Group]:
     """The disputed papers against Madison and against Hamilton (truth: Madison, the
     consensus since Mosteller and Wallace), and the held-out Hamilton papers against the
@@ -157,80 +107,6 @@ def disputed_groups(n_hamilton: int = 10, seed: int = 0) -> dict[str, Group]:
                                    {f"Hamilton {h}": ham[h] for h in held},
                                    {f"Hamilton {h}": True for h in held}, vs_ham_pool),
     }
-
-
-def _gutenberg_works() -> tuple[dict[str, pd.DataFrame], Callable[[str, int, int], str]]:
-    from hclib.corpora.gutenberg import Collection, read_manifest, read_text
-
-    manifest = read_manifest()
-    works = {a: g.reset_index(drop=True) for a, g in manifest.groupby("author", sort=False)}
-
-    def text(author: str, i: int, words: int) -> str:
-        row = works[author].iloc[[i]].reset_index(drop=True)
-        coll = Collection(row, (), np.zeros((1, 0), dtype=np.int64), "gutenberg")
-        return middle(read_text(coll, row["doc_id"][0]), words)
-
-    return works, text
-
-
-def gutenberg_impostors(words: int = 4000) -> ImpostorPool:
-    """An excerpt of ``words`` words of the first work of every Gutenberg author."""
-    works, text = _gutenberg_works()
-    return impostor_pool({a: [text(a, 0, words)] for a in works})
-
-
-def gutenberg_groups(n_authors: int = 10, known_words: int = 3000,
-                     questioned_words: int = 1500, pool: ImpostorPool | None = None,
-                     seed: int = 0) -> list[Group]:
-    """For ``n_authors`` seeded authors: excerpts of works 2–4 known, of work 5 questioned
-    (same), and of the next author's work 5 (different); impostors :func:`gutenberg_impostors`
-    without the two authors."""
-    works, text = _gutenberg_works()
-    pool = gutenberg_impostors() if pool is None else pool
-    eligible = sorted(a for a, g in works.items() if len(g) >= 5)
-    chosen = np.random.default_rng(seed).choice(eligible, n_authors, replace=False).tolist()
-    groups = []
-    for k, author in enumerate(chosen):
-        other = chosen[(k + 1) % len(chosen)]
-        known = [text(author, i, known_words) for i in (1, 2, 3)]
-        questioned = {f"{author} (work 5)": text(author, 4, questioned_words),
-                      f"{other} (work 5)": text(other, 4, questioned_words)}
-        groups.append(Group("Gutenberg", author, known, questioned,
-                            dict(zip(questioned, (True, False))),
-                            pool.without([author, other])))
-    return groups
-
-
-def pan_groups(candidates: int = 5, per_side: int = 2, n_impostors: int = 60,
-               seed: int = 0) -> list[Group]:
-    """PAN 2018 test problems: per problem ``candidates`` seeded candidates, each with up to
-    ``per_side`` of their unknown texts (same) and as many of other candidates (different);
-    impostors: ``n_impostors`` known texts of the other problems."""
-    from hclib.corpora.pan import load_pan18, problem_parts
-
-    d = load_pan18("test")
-    rng = np.random.default_rng(seed)
-    groups = []
-    for name in sorted(d.problem.unique()):
-        known, unknown = problem_parts(d, name)
-        others = d[(d.problem != name) & (d.role == "known")]
-        pick = rng.choice(len(others), min(n_impostors, len(others)), replace=False)
-        chosen = others.iloc[np.sort(pick)]
-        pool = impostor_pool({f"{p} {a}": g.text.tolist()
-                              for (p, a), g in chosen.groupby(["problem", "author"])})
-        owners = sorted(set(unknown.author) & set(known.author))
-        for cand in rng.choice(owners, min(candidates, len(owners)), replace=False):
-            own = unknown[unknown.author == cand]
-            rest = unknown[unknown.author != cand]
-            own = own.iloc[rng.permutation(len(own))[:per_side]]
-            rest = rest.iloc[rng.permutation(len(rest))[:len(own)]]
-            questioned = {f"{name} {r.doc_id}": r.text for r in pd.concat([own, rest])
-                          .itertuples()}
-            same = dict(zip(questioned, [True] * len(own) + [False] * len(rest)))
-            groups.append(Group("PAN 2018", f"{name} {cand}",
-                                known[known.author == cand].text.tolist(), questioned,
-                                same, pool))
-    return groups
 
 
 # ------------------------------------------------------------------ the baseline
@@ -289,67 +165,30 @@ def _minmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------ running and scoring
 
 
-def run(groups: Sequence[Group], *, n_known: int | None = None,
-        n_impostors: int | None = None, seed: int = 0, baseline: bool = True,
-        **options: Any) -> pd.DataFrame:
-    """One row per questioned text: its set, author, truth, the HC probability and answer
-    (0.5 inside the no-decision band), the P-value, the medians of the known texts' and
-    the impostors' scores at its length, the known windows behind it and, with
-    ``baseline``, the General Impostors score. ``n_known`` (seeded) known texts and
-    ``n_impostors`` impostors of each group; ``options`` go to :func:`hclib.verify`."""
+def run(groups: Sequence[Group], *, n_impostors: int | None = None, seed: int = 0,
+        baseline: bool = True, **options: Any) -> pd.DataFrame:
+    """One row per questioned text: its set, author, truth, the probability and PAN's
+    answer (0.5 for "no decision"), the P-value, the decision and its reason, the relative
+    score, the numbers of known texts and impostors and, with ``baseline``, the General
+    Impostors score. ``n_impostors`` (seeded) impostors of each group; ``options`` go to
+    :func:`hclib.verify`."""
     rows = []
     for g, group in enumerate(groups):
-        known = group.known
-        if n_known is not None and n_known < len(known):
-            pick = np.random.default_rng(seed + g).choice(len(known), n_known, replace=False)
-            known = [known[i] for i in sorted(pick)]
         pool = subset_pool(group.impostors, n_impostors, seed + g)
-        res = verify(known, group.questioned, impostors=pool, **options)
+        res = verify(group.known, group.questioned, impostors=pool, **options)
         answers = res.pan_answers()
-        windows = dict(zip(res.calibration["length"], res.calibration["known windows"]))
-        gi = (general_impostors(known, list(group.questioned.values()), pool, seed=seed + g)
+        gi = (general_impostors(group.known, list(group.questioned.values()), pool,
+                                seed=seed + g)
               if baseline else np.full(len(group.questioned), np.nan))
         for k, name in enumerate(group.questioned):
             row = res.table.loc[name]
             rows.append({"set": group.set, "author": group.author, "text": name,
                          "same": group.same[name], "probability": row["probability"],
                          "answer": float(answers[name]), "p_value": row["p_value"],
-                         "decision": row["decision"],
-                         "known median": row["known_median"],
-                         "impostor median": row["impostor_median"],
-                         "known windows": windows.get(row["length"], 0),
-                         "known texts": len(known), "impostors": len(pool),
-                         "General Impostors": gi[k]})
+                         "decision": row["decision"], "reason": row["reason"],
+                         "score": row["score"], "known texts": len(group.known),
+                         "impostors": len(pool), "General Impostors": gi[k]})
     return pd.DataFrame(rows)
-
-
-def variant_score(frame: pd.DataFrame, variant: str) -> np.ndarray:
-    """The answers of one of :data:`VARIANTS` in the rows of :func:`run` (NaN as 0.5)."""
-    column = {"HC probability": "answer", "HC P-value": "p_value",
-              "General Impostors": "General Impostors"}[variant]
-    return frame[column].fillna(0.5).to_numpy(dtype=float)
-
-
-def score_table(frame: pd.DataFrame, variants: Sequence[str] = VARIANTS) -> pd.DataFrame:
-    """PAN's measures (:func:`~hclib.calibration.metrics.verification_scores`) of every
-    variant in every set, and the number of problems; index (set, variant)."""
-    rows = {}
-    for name, part in frame.groupby("set", sort=False):
-        for variant in variants:
-            s = metrics.verification_scores(part["same"], variant_score(part, variant))
-            rows[name, variant] = {"problems": len(part)} | s
-    out = pd.DataFrame(rows).T
-    out.index.names = ["set", "variant"]
-    out["problems"] = out["problems"].astype(int)
-    return out
-
-
-def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
-    """The variant :data:`SELECTION_RULE` chooses from :func:`score_table`, and the ranking
-    (mean AUC and mean Cllr_min over the sets)."""
-    ranking = (table.groupby(level="variant", sort=False)[["auc", "cllr_min"]].mean()
-               .sort_values(["auc", "cllr_min"], ascending=[False, True]))
-    return str(ranking.index[0]), ranking
 
 
 def roc(same: Any, score: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -390,31 +229,3 @@ def reliability(same: Any, probability: Any, bins: int = 5) -> pd.DataFrame:
 def pvalue_floor(k: Any) -> Any:
     """The smallest conformal P-value with ``k`` reference scores: :math:`1/(k+1)`."""
     return 1 / (np.asarray(k) + 1)
-
-
-def sweep_row(frame: pd.DataFrame, varied: str) -> dict[str, Any]:
-    """One row of :func:`calibration_sweep` from the rows of :func:`run`."""
-    s = metrics.verification_scores(frame["same"], frame["answer"])
-    return {"varied": varied, "known texts": frame["known texts"].median(),
-            "impostors": frame["impostors"].median(),
-            "median known windows": frame["known windows"].median(),
-            "AUC": s["auc"], "Cllr": s["cllr"], "Cllr_min": s["cllr_min"],
-            "AUC of P-value": metrics.auc(frame["same"], variant_score(frame, "HC P-value")),
-            "AUC of GI": metrics.auc(frame["same"], variant_score(frame, "General Impostors")),
-            "smallest P-value": frame["p_value"].min()}
-
-
-def calibration_sweep(groups: Sequence[Group], n_known: Sequence[int | None] = (),
-                      n_impostors: Sequence[int | None] = (), seed: int = 0,
-                      base: pd.DataFrame | None = None, **options: Any) -> pd.DataFrame:
-    """AUC, Cllr and Cllr_min of the HC probability, the AUC of the P-value and of the
-    General Impostors score when each group keeps ``n_known`` known texts (all impostors),
-    or ``n_impostors`` impostors (all known texts); ``base``, the rows of :func:`run` with
-    everything, comes first."""
-    rows = [] if base is None else [sweep_row(base, "none (all)")]
-    runs = [("known texts", n, None) for n in n_known] + \
-        [("impostors", None, m) for m in n_impostors]
-    for what, n, m in runs:
-        rows.append(sweep_row(run(groups, n_known=n, n_impostors=m, seed=seed, **options),
-                              what))
-    return pd.DataFrame(rows)

@@ -219,8 +219,11 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     extra = []
     at = w + n + m
     for author, x, units in pool_same:
+        rivals = ii[who != author]
+        if rivals.size == 0:  # every chosen impostor is by this author: no rival to face
+            continue
         texts += [np.atleast_2d(x), units]
-        extra.append((at, at + 1 + np.arange(units.shape[0]), ii[who != author]))
+        extra.append((at, at + 1 + np.arange(units.shape[0]), rivals))
         at += 1 + units.shape[0]
     texts = np.vstack(texts)
     pairs: dict[tuple[int, int], int] = {}
@@ -266,8 +269,10 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
     same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii)) for j in ik]
     same += [np.mean(score(x, units, others)) for x, units, others in extra]
-    diff = [np.mean(score(i, ik, ii[(ii != i) & (who[ii - w - n] != who[i - w - n])]))
-            for i in pseudo]
+    rivals_of = {i: ii[(ii != i) & (who[ii - w - n] != who[i - w - n])] for i in pseudo}
+    # every chosen impostor by one author: the others' texts are the rivals
+    rivals_of = {i: r if r.size else ii[ii != i] for i, r in rivals_of.items()}
+    diff = [np.mean(score(i, ik, rivals_of[i])) for i in pseudo]
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
             "separation": separation(np.array(same), np.array(diff))}

@@ -1,0 +1,389 @@
+r"""Which verifier should be the default? Every variant on every development set.
+
+The problems are :mod:`hclib.studies.verification_sets`'s: essays and Federalist papers
+(shape a), novel excerpts with one known text (shape b), PAN 2020-style pairs (shape c),
+each split by author into a training and a test part (the Federalist is a test set only).
+Every variant answers every problem with a same-author probability (or a score in
+[0, 1]), and is measured with PAN's measures
+(:func:`hclib.calibration.metrics.verification_scores`: AUC, c@1, AUC × c@1, F0.5u, Brier,
+:math:`C_{llr}`, :math:`C_{llr}^{\min}`).
+
+**Variants** (:func:`variants`):
+
+* ``relative DISTANCE FEATURES``: the impostor-relative score of :func:`hclib.verify`
+  (:mod:`hclib.verification.relative`: 100 random halves of the vocabulary, the 30 nearest
+  impostors, both directions; probability from the problem's pseudo-problems) under each
+  distance of :data:`DISTANCES` and feature set ``words``, ``chars:3`` and
+  ``words+chars:3`` (:data:`BOTH`: the mean of the two answers), untrained; and the same
+  with ``, train``: the model of :func:`hclib.verification.model.fit_model` (the problem's
+  own features, lengths modelled, the no-decision band chosen for c@1) fitted on the
+  training part;
+* ``HC P-value``: :func:`hclib.verify`'s full-conformal HC† P-value read as a score;
+* ``General Impostors``: :func:`hclib.studies.verification.general_impostors`, the
+  baseline written from Koppel and Winter (2014), with the problem's impostors;
+* ``... (before)``: the answers of :func:`hclib.verify` before the relative score
+  (hclib at commit 6684cb3, this study's problems): ``HC probability (before)``, the
+  HC† discrepancy to the known corpus calibrated on impostors, as PAN reads it;
+  ``HC P-value (before)``; ``HC probability, train (before)``, its ``train=`` (a model
+  of the position :math:`u`; NaN with one known text, answered 0.5); ``General
+  Impostors (before)`` (the same baseline, a check that the problems are the same). That
+  code is gone, so they are stored (:data:`BEFORE_FILE`) and read back, not recomputed.
+
+**The selection rule** (:data:`SELECTION_RULE`), written before the comparison ran: on the
+*training parts only* of essays (a), novels (b) and pairs (c), each variant's AUC,
+averaged over the three sets; a variant fitted on training problems is scored there by
+2-fold cross-fitting by known author (fit on the problems of half the authors, answer the
+other half, and back). The highest mean AUC wins; mean AUCs within 0.005 of the best are
+a tie, broken by the lower mean :math:`C_{llr}` of the same answers. The default of
+:func:`hclib.verify` is the configuration (distance, features) of the best-ranked variant
+that :func:`hclib.verify` can run with one feature set (a ``relative`` variant, trained or
+not; ``train=`` needs the user's labelled problems, so the untrained probability of that
+configuration is the default and ``train=`` its recommended use); General Impostors and
+``words+chars:3`` (the mean of two calls) are ranked and reported but are not candidates
+(amended before any result of the run was seen). The test parts and
+the Federalist set are not seen by the rule; they report the chosen variant and every
+other one (:func:`score_table`). Targets on the test parts of (a)–(c): the chosen default
+beats ``General Impostors`` and ``HC probability`` in AUC on each set, with
+:math:`C_{llr} < 1`.
+
+**The stored run** has 12 problems per set and part (:func:`main`'s ``n``; every
+variant on 84 problems took about 35 minutes on 2 shared cores, the relative score's
+character 3-grams most of it), with the relative score of hclib's ``vcore`` commit
+95e95ce; vcore's later change of the relative vocabulary (82ab730: items of the questioned
+text alone left out) came after the run started and is not in it. With 12 problems a
+set's AUC has a standard error near 0.1.
+
+``python -m hclib.studies.verification_study`` runs it and stores
+:data:`SCORES_FILE` (every problem's answer under every variant) and :data:`TABLE_FILE`
+(the measures of every variant on every set and part) in ``hclib/studies/data``; the
+chapter "Did Madison write it?" reads them back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from hclib.calibration import metrics
+from hclib.studies.verification_sets import Problem, build_sets
+
+__all__ = ["BASELINE", "BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "ORDER",
+           "REPLACED", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
+           "Variant", "answers", "choose", "cross_fitted", "default_choice", "headline",
+           "load", "main", "score_table", "tabulate", "variants"]
+
+#: The rule that chooses the default, written before the comparison ran (module docstring).
+SELECTION_RULE = ("highest mean AUC over the training parts of essays (a), novels (b) and "
+                  "pairs (c), trained variants by 2-fold cross-fitting by known author; "
+                  "mean AUCs within 0.005 of the best tie, broken by the lower mean Cllr")
+#: The sets whose training parts the rule reads.
+SELECTION_SETS = ("essays", "novels", "pairs")
+#: Where the stored run lives.
+DATA = Path(__file__).with_name("data")
+SCORES_FILE = DATA / "verification_scores.csv"
+TABLE_FILE = DATA / "verification_variants.csv"
+BEFORE_FILE = DATA / "verification_before.csv"
+_TIE = 0.005
+#: The sets in the order of every table and sentence.
+ORDER = ("essays", "Federalist", "novels", "pairs")
+#: The answer the default replaces, and hclib's General-Impostors baseline.
+REPLACED = "HC probability (before)"
+BASELINE = "General Impostors"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A verifier: ``answer(problems)`` gives one probability per problem; a ``trained``
+    one is ``fit(training problems)`` first and answers with the fitted model."""
+
+    name: str
+    family: str
+    answer: Callable[[Sequence[Problem], Any], np.ndarray]
+    fit: Callable[[Sequence[Problem]], Any] | None = None
+
+    @property
+    def trained(self) -> bool:
+        return self.fit is not None
+
+
+# ------------------------------------------------------------------ the variants
+
+
+DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
+FEATURE_SETS = ("words", "chars:3")
+#: The combined feature set: the mean of the ``words`` and ``chars:3`` answers.
+BOTH = "words+chars:3"
+_CACHE: dict[tuple[str, str], pd.Series] = {}
+_JOBS = 2
+
+
+def _relative_row(job: tuple[Problem, str, str]) -> dict[str, Any]:
+    """One :func:`hclib.verify` call: the table row, the PAN answer and the P-value."""
+    from hclib.verification.verify import verify
+
+    p, distance, features = job
+    res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
+                 distance=distance, features=features)
+    return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
+
+
+def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem]],
+                                                                     pd.DataFrame]
+            ) -> pd.DataFrame:
+    """``make(problems)``, computed once per problem and ``kind`` in this process."""
+    todo = [p for p in problems if (kind, p.id) not in _CACHE]
+    if todo:
+        for p, (_, row) in zip(todo, make(todo).iterrows()):
+            _CACHE[kind, p.id] = row
+    return pd.DataFrame([_CACHE[kind, p.id] for p in problems]).reset_index(drop=True)
+
+
+def _relative_table(distance: str, features: str, problems: Sequence[Problem]
+                    ) -> pd.DataFrame:
+    def make(todo: list[Problem]) -> pd.DataFrame:
+        jobs = [(p, distance, features) for p in todo]
+        if _JOBS > 1 and len(jobs) > 1:
+            import multiprocessing as mp
+
+            with mp.get_context("fork").Pool(_JOBS) as workers:
+                return pd.DataFrame(workers.map(_relative_row, jobs, chunksize=1))
+        return pd.DataFrame([_relative_row(j) for j in jobs])
+
+    return _cached(f"relative {distance} {features}", problems, make)
+
+
+def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarray:
+    """PAN answers of probabilities: 0.5 inside the band, with a reason, or NaN (as
+    :func:`hclib.verify` decides)."""
+    out = np.where(np.abs(prob - 0.5) <= band, 0.5, prob)
+    return np.where((reason != "") | ~np.isfinite(prob), 0.5, out)
+
+
+def _relative(distance: str, features: str) -> tuple[Callable[..., np.ndarray],
+                                                      Callable[..., Any],
+                                                      Callable[..., np.ndarray]]:
+    """(untrained answer, fit, trained answer) of the relative score of one configuration;
+    for :data:`BOTH`, the mean of the ``words`` and ``chars:3`` answers."""
+    parts = ("words", "chars:3") if features == BOTH else (features,)
+
+    def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+        return np.mean([_relative_table(distance, f, problems)["answer"].to_numpy(float)
+                        for f in parts], axis=0)
+
+    def fit(problems: Sequence[Problem]) -> Any:
+        from hclib.verification.model import fit_model
+
+        truth = np.array([p.same for p in problems])
+        try:
+            return [fit_model(_relative_table(distance, f, problems), truth) for f in parts]
+        except ValueError:  # no scored problems of both kinds: no model, answers 0.5
+            return None
+
+    def trained(problems: Sequence[Problem], models: Any) -> np.ndarray:
+        if models is None:
+            return np.full(len(problems), 0.5)
+        out = []
+        for f, model in zip(parts, models):
+            table = _relative_table(distance, f, problems)
+            prob = model.predict(table)
+            out.append(_no_decision(prob, model.band,
+                                    table["reason"].fillna("").to_numpy(dtype=object)))
+        return np.mean(out, axis=0)
+
+    return answer, fit, trained
+
+
+def _p_value(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+    return _relative_table("minmax", "words", problems)["p_value"].to_numpy(dtype=float)
+
+
+def _gi_rows(problems: list[Problem]) -> pd.DataFrame:
+    from hclib.studies.verification import general_impostors
+
+    return pd.DataFrame({"gi": [general_impostors(p.known, [p.questioned], p.impostors,
+                                                  seed=k)[0]
+                                for k, p in enumerate(problems)]})
+
+
+def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+    return _cached("gi", problems, _gi_rows)["gi"].to_numpy(dtype=float)
+
+
+def variants() -> list[Variant]:
+    """Every compared variant (module docstring), in the order of every table."""
+    out = [Variant("HC P-value", "HC P-value", _p_value),
+           Variant("General Impostors", "baseline", _gi)]
+    for features in (*FEATURE_SETS, BOTH):
+        for distance in DISTANCES:
+            answer, fit, trained = _relative(distance, features)
+            name = f"relative {distance} {features}"
+            out.append(Variant(name, "relative", answer))
+            out.append(Variant(f"{name}, train", "relative, train", trained, fit))
+    return out
+
+
+# ------------------------------------------------------------------ running and scoring
+
+
+def cross_fitted(variant: Variant, problems: Sequence[Problem], folds: int = 2
+                 ) -> np.ndarray:
+    """Answers of a trained ``variant`` on ``problems`` by ``folds``-fold cross-fitting by
+    known author (each fold answered by a model fitted on the others)."""
+    authors = sorted({p.author for p in problems})
+    fold_of = {a: i % folds for i, a in enumerate(
+        np.random.default_rng(0).permutation(authors).tolist())}
+    out = np.full(len(problems), 0.5)
+    for f in range(folds):
+        here = [i for i, p in enumerate(problems) if fold_of[p.author] == f]
+        rest = [p for p in problems if fold_of[p.author] != f]
+        if not here:
+            continue
+        model = variant.fit(rest)
+        out[here] = variant.answer([problems[i] for i in here], model)
+    return out
+
+
+def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None,
+            progress: bool = True, save: Path | None = None) -> pd.DataFrame:
+    """One row per (problem, variant): set, part, truth, answer, ``mode`` (``"direct"``,
+    ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part) and the
+    seconds the variant took on the whole set."""
+    chosen = variants() if chosen is None else chosen
+    groups: dict[str, dict[str, list[Problem]]] = {}
+    for p in problems:
+        groups.setdefault(p.set, {}).setdefault(p.part, []).append(p)
+    rows = []
+    for v in chosen:
+        start = time.perf_counter()
+        for name, parts in groups.items():
+            train = parts.get("train") or groups.get("essays", {}).get("train", [])
+            model = v.fit(train) if v.trained and "test" in parts else None
+            for part, probs in parts.items():
+                if not v.trained:
+                    a, mode = v.answer(probs, None), "direct"
+                elif part == "train":
+                    a, mode = cross_fitted(v, probs), "cross-fitted"
+                else:
+                    a, mode = v.answer(probs, model), "fitted on train"
+                rows += [{"variant": v.name, "family": v.family, "set": name, "part": part,
+                          "problem": p.id, "same": p.same, "known": len(p.known),
+                          "answer": float(x), "mode": mode} for p, x in zip(probs, a)]
+        if progress:
+            print(f"{v.name}: {time.perf_counter() - start:.1f} s", flush=True)
+        if save is not None:  # the answers so far, so that a stopped run keeps them
+            pd.DataFrame(rows).to_csv(save, index=False, float_format="%.6g")
+    return pd.DataFrame(rows)
+
+
+def score_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """PAN's measures of every (variant, set, part) of :func:`answers`, with the number of
+    problems and of non-answers (exactly 0.5)."""
+    rows = []
+    for (v, s, part), g in frame.groupby(["variant", "set", "part"], sort=False):
+        a = g["answer"].fillna(0.5)
+        rows.append({"variant": v, "family": g["family"].iloc[0], "set": s, "part": part,
+                     "problems": len(g), "non-answers": int((a == 0.5).sum())}
+                    | metrics.verification_scores(g["same"], a))
+    return pd.DataFrame(rows)
+
+
+def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """The variant :data:`SELECTION_RULE` chooses from :func:`score_table`, and the ranking
+    (mean AUC and mean Cllr over the training parts of :data:`SELECTION_SETS`)."""
+    t = table[(table["part"] == "train") & table["set"].isin(SELECTION_SETS)]
+    ranking = t.groupby("variant", sort=False)[["auc", "cllr"]].mean()
+    ranking["sets"] = t.groupby("variant", sort=False)["set"].nunique()
+    ranking = ranking[ranking["sets"] == len(SELECTION_SETS)]
+    if ranking.empty:
+        raise ValueError("table: no variant has training parts of every selection set")
+    best = ranking["auc"].max()
+    ranking["tie"] = ranking["auc"] >= best - _TIE
+    # the tied first by Cllr, then every other variant by AUC
+    key = np.where(ranking["tie"], ranking["cllr"], 1e9 - ranking["auc"])
+    ranking = ranking.iloc[np.lexsort((-ranking["auc"].to_numpy(), key))]
+    return str(ranking.index[0]), ranking.drop(columns="sets")
+
+
+def default_choice(ranking: pd.DataFrame) -> str:
+    """The best-ranked variant of :func:`choose`'s ranking that :func:`hclib.verify` can
+    run with one feature set (module docstring): its (distance, features) is the default."""
+    for name in ranking.index:
+        if str(name).startswith("relative ") and BOTH not in str(name):
+            return str(name)
+    raise ValueError("ranking: no relative variant with one feature set")
+
+
+def _per_set(table: pd.DataFrame, variant: str, measure: str) -> str:
+    test = table[(table["part"] == "test") & (table["variant"] == variant)]
+    values = test.set_index("set")[measure]
+    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in ORDER)
+
+
+def headline(table: pd.DataFrame) -> str:
+    """The one sentence of the verification figures that README.md, benchmarks/README.md
+    and the chapter give, from the stored :func:`score_table`."""
+    default = default_choice(choose(table)[1])
+    default = default.removesuffix(", train")
+    n = int(table[(table["part"] == "test") & (table["variant"] == default)]
+            ["problems"].iloc[0])
+    return (f"On the development problems of hclib.studies.verification_sets (test parts, "
+            f"{n} problems each, half same-author: essays / Federalist papers / novel "
+            f"excerpts with one known text / PAN 2020-style pairs), the default "
+            f"({default}) has AUC {_per_set(table, default, 'auc')} and Cllr "
+            f"{_per_set(table, default, 'cllr')}; with train= "
+            f"AUC {_per_set(table, default + ', train', 'auc')} and Cllr "
+            f"{_per_set(table, default + ', train', 'cllr')}; the HC probability it "
+            f"replaces had AUC {_per_set(table, REPLACED, 'auc')} and Cllr "
+            f"{_per_set(table, REPLACED, 'cllr')}, hclib's General Impostors baseline AUC "
+            f"{_per_set(table, BASELINE, 'auc')}.")
+
+
+def load() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The stored run: every answer (:data:`SCORES_FILE` and :data:`BEFORE_FILE`) and the
+    measures (:data:`TABLE_FILE`)."""
+    return _stored_answers(), pd.read_csv(TABLE_FILE)
+
+
+def _stored_answers() -> pd.DataFrame:
+    frame = pd.read_csv(SCORES_FILE)
+    if BEFORE_FILE.exists():
+        before = pd.read_csv(BEFORE_FILE).drop(columns="texts", errors="ignore")
+        if set(before["problem"]) != set(frame["problem"]):
+            raise ValueError(f"{BEFORE_FILE.name} holds other problems than "
+                             f"{SCORES_FILE.name}")
+        frame = pd.concat([before, frame], ignore_index=True)
+    return frame
+
+
+def tabulate() -> pd.DataFrame:
+    """Score the stored answers (:func:`score_table`) and store :data:`TABLE_FILE`."""
+    table = score_table(_stored_answers())
+    table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
+    return table
+
+
+def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
+    """Run the study on ``n`` problems per set and part, store it, print the choice."""
+    start = time.perf_counter()
+    problems = build_sets(n, seed)
+    print(f"{len(problems)} problems built in {time.perf_counter() - start:.1f} s",
+          flush=True)
+    DATA.mkdir(exist_ok=True)
+    answers(problems, save=SCORES_FILE)
+    table = tabulate()
+    winner, ranking = choose(table)
+    print(ranking.to_string())
+    print(headline(table))
+    print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; "
+          f"total {time.perf_counter() - start:.0f} s")
+    return table
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""hclib.studies.verification_sets and verification_study: the development problems are split
+by author, seeded, balanced and shaped as specified; the selection rule reads the training
+parts only; the stored run has the columns the chapter reads."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hclib.studies import verification_sets as vsets
+from hclib.studies import verification_study as study
+
+needs_data = pytest.mark.skipif(not os.environ.get("HCLIB_DATA_DIR"),
+                                reason="HCLIB_DATA_DIR not set")
+
+
+def test_split_authors_is_seeded_and_disjoint():
+    authors = [f"a{i}" for i in range(21)] * 2
+    split = vsets.split_authors(authors, seed=4)
+    assert split == vsets.split_authors(list(reversed(authors)), seed=4)
+    assert set(split) == set(authors) and set(split.values()) == {"train", "test"}
+    assert sum(v == "train" for v in split.values()) == 10  # round(0.5 * 21)
+    assert split != vsets.split_authors(authors, seed=5)
+
+
+def test_excerpt_lengths_and_seed():
+    text = " ".join(f"w{i}" for i in range(100))
+    assert vsets.excerpt(text, 10).split() == [f"w{i}" for i in range(45, 55)]
+    a = vsets.excerpt(text, 10, np.random.default_rng(1))
+    assert a == vsets.excerpt(text, 10, np.random.default_rng(1)) and len(a.split()) == 10
+    assert vsets.excerpt("a b", 10) == "a b"
+
+
+def _check(problems, parts=("train", "test"), questioned_out=True):
+    assert {p.part for p in problems} == set(parts)
+    for part in parts:
+        here = [p for p in problems if p.part == part]
+        assert 2 * sum(p.same for p in here) == len(here)
+        for p in here:
+            assert (p.author == p.questioned_author) == p.same
+            assert p.author not in p.impostors.authors
+            if not p.same and questioned_out:
+                assert p.questioned_author not in p.impostors.authors
+    if len(parts) == 2:
+        train = {a for p in problems if p.part == "train"
+                 for a in (p.author, p.questioned_author)}
+        test = {a for p in problems if p.part == "test"
+                for a in (p.author, p.questioned_author)}
+        assert not train & test  # split by author
+
+
+def _words(text):
+    return len(text.split())
+
+
+@needs_data
+def test_essays_and_pairs_from_pan():
+    essays = vsets.essay_problems(8, seed=2)
+    assert len(essays) == 16
+    _check(essays)
+    assert all(1 <= len(p.known) <= 5 for p in essays)
+    assert all(500 <= _words(t) <= 1000 for p in essays for t in p.known + [p.questioned])
+    assert all(len(p.impostors) == vsets.IMPOSTORS for p in essays)
+    # known texts and the questioned one are distinct PAN texts
+    assert all(len(set(p.sources)) == len(p.sources) for p in essays)
+    assert all("/known" in s for p in essays for s in p.sources[:-1])
+    assert all("unknown" in p.sources[-1] for p in essays)
+    again = vsets.essay_problems(8, seed=2)
+    assert [p.questioned for p in again] == [p.questioned for p in essays]  # seeded
+    assert [p.questioned for p in vsets.essay_problems(8, seed=3)] != \
+        [p.questioned for p in essays]
+    pairs = vsets.pair_problems(8, seed=2)
+    _check(pairs)
+    assert all(len(p.known) == 1 for p in pairs)
+    # the same author split for both PAN shapes
+    split = {p.author: p.part for p in essays + pairs}
+    assert all(split[p.author] == p.part for p in essays + pairs)
+
+
+@needs_data
+def test_federalist_is_a_test_set_of_800_word_papers():
+    problems = vsets.federalist_problems(10)
+    # impostors: the other authors' other papers (the questioned author's among them)
+    _check(problems, parts=("test",), questioned_out=False)
+    assert all(1 <= len(p.known) <= 5 for p in problems)
+    assert all(_words(t) == vsets.ESSAY_WORDS for p in problems
+               for t in p.known + [p.questioned])
+    assert all(p.sources[-1] not in p.sources[:-1] for p in problems)
+    from hclib.studies.verification import federalist_papers
+
+    papers = federalist_papers()
+    for p in problems:  # every other author's paper but the questioned one
+        others = sum(len(papers[a]) for a in ("Madison", "Hamilton", "Jay") if a != p.author)
+        assert len(p.impostors) == others - (not p.same)
+    assert {p.author for p in problems} == {"Madison", "Hamilton"}
+
+
+@needs_data
+def test_novels_one_known_excerpt_training_shorter_and_pool_works_out():
+    from hclib.corpora.gutenberg import read_manifest
+    from hclib.verification.impostors import POOL_WORKS
+
+    problems = vsets.novel_problems(4, seed=1)
+    _check(problems)
+    for p in problems:
+        k, q = vsets.NOVEL_WORDS[p.part]
+        assert len(p.known) == 1 and _words(p.known[0]) == k and _words(p.questioned) == q
+    assert vsets.NOVEL_WORDS["train"][0] < vsets.NOVEL_WORDS["test"][0]
+    manifest = read_manifest()
+    in_pool = set(manifest.groupby("author", sort=False).head(POOL_WORKS)["doc_id"])
+    for p in problems:  # no excerpt is cut from a work of the default pool
+        assert len(p.sources) == 2 and not set(p.sources) & in_pool
+        if p.same:
+            assert p.sources[0] != p.sources[1]  # another work of the author
+
+
+def test_build_sets_refuses_an_unknown_set():
+    with pytest.raises(ValueError, match="sets"):
+        vsets.build_sets(2, sets=("essays", "poems"))
+
+
+def _table(rows):
+    return pd.DataFrame([{"variant": v, "set": s, "part": part, "auc": auc, "cllr": cllr}
+                         for v, s, part, auc, cllr in rows])
+
+
+def test_choose_reads_training_parts_only_and_breaks_ties_by_cllr():
+    rows = []
+    for s in study.SELECTION_SETS:
+        rows += [("A", s, "train", 0.80, 0.9), ("B", s, "train", 0.798, 0.7),
+                 ("C", s, "train", 0.70, 0.5),
+                 ("A", s, "test", 0.50, 1.2), ("C", s, "test", 0.99, 0.1)]
+    rows.append(("C", "Federalist", "test", 1.0, 0.0))
+    chosen, ranking = study.choose(_table(rows))
+    assert chosen == "B"  # A and B tie within 0.005; B has the lower Cllr
+    assert list(ranking.index) == ["B", "A", "C"]
+    assert np.isclose(ranking.loc["C", "auc"], 0.70)  # the test parts are not read
+    rows = [r for r in rows if r[0] != "B"]
+    assert study.choose(_table(rows))[0] == "A"
+
+
+def test_choose_needs_every_selection_set():
+    table = _table([("A", "essays", "train", 0.9, 0.5), ("A", "novels", "test", 0.9, 0.5)])
+    with pytest.raises(ValueError, match="table"):
+        study.choose(table)
+
+
+def test_cross_fitting_never_answers_with_its_own_authors():
+    seen = []
+
+    def fit(problems):
+        return {p.author for p in problems}
+
+    def answer(problems, model):
+        for p in problems:
+            seen.append(p.author in model)
+        return np.full(len(problems), 0.7)
+
+    v = study.Variant("toy", "test", answer, fit)
+    problems = [vsets.Problem("s", "train", str(i), f"a{i % 4}", f"a{i % 4}", ["x"], "y",
+                              True, None) for i in range(8)]
+    out = study.cross_fitted(v, problems)
+    assert np.allclose(out, 0.7) and len(seen) == 8 and not any(seen)
+
+
+def test_stored_run_has_the_columns_the_chapter_reads():
+    scores, table = study.load()
+    assert {"variant", "family", "set", "part", "problem", "same", "answer",
+            "mode"} <= set(scores.columns)
+    assert {"variant", "set", "part", "problems", "non-answers", "auc", "c_at_1",
+            "auc_c_at_1", "f_05_u", "brier", "cllr", "cllr_min"} <= set(table.columns)
+    assert set(table["set"]) == set(vsets.SETS)
+    names = [v.name for v in study.variants()]
+    before = {"HC probability (before)", "HC P-value (before)",
+              "HC probability, train (before)", "General Impostors (before)"}
+    assert set(table["variant"]) == set(names) | before
+    # the stored "before" answers are of the same problems: the baseline agrees exactly
+    gi = scores[scores.variant.isin([study.BASELINE, "General Impostors (before)"])]
+    assert (gi.pivot(index="problem", columns="variant", values="answer").nunique(axis=1)
+            == 1).all()
+    # every (variant, set, part) of the stored answers is in the table, with its count
+    counts = scores.groupby(["variant", "set", "part"]).size()
+    for row in table.itertuples():
+        assert counts[row.variant, row.set, row.part] == row.problems
+
+
+def _full_table(auc_default=0.8):
+    rows = []
+    names = {"relative minmax words": auc_default, "relative minmax words, train": 0.7,
+             "relative cosine words+chars:3": 0.95, study.REPLACED: 0.6,
+             study.BASELINE: 0.99}
+    for v, auc in names.items():
+        for s in study.ORDER:
+            for part in ("train", "test"):
+                if s == "Federalist" and part == "train":
+                    continue
+                rows.append({"variant": v, "set": s, "part": part, "problems": 12,
+                             "auc": auc, "cllr": 0.9})
+    return pd.DataFrame(rows)
+
+
+def test_default_is_the_best_variant_verify_can_run():
+    table = _full_table()
+    first, ranking = study.choose(table)
+    assert first == study.BASELINE  # ranked first, but hclib.verify cannot run it
+    assert study.default_choice(ranking) == "relative minmax words"
+    with pytest.raises(ValueError, match="ranking"):
+        study.default_choice(ranking.loc[[study.BASELINE]])
+
+
+def test_headline_reads_the_test_parts_of_the_table():
+    table = _full_table()
+    table.loc[(table.variant == "relative minmax words") & (table.part == "test")
+              & (table.set == "novels"), "auc"] = 0.123
+    line = study.headline(table)
+    assert "(relative minmax words)" in line and "12 problems each" in line
+    assert "AUC .80 / .80 / .12 / .80" in line and "AUC .99 / .99 / .99 / .99" in line
+
+
+def test_readme_and_benchmarks_give_the_stored_headline():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    line = study.headline(study.load()[1])
+    for doc in ("README.md", "benchmarks/README.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        assert line in text, doc
+
+
+def test_relative_score_with_impostors_all_by_one_author():
+    """Regression: the Federalist problems' nearest impostors can all be Hamilton's; the
+    pseudo-problems then have no rival author, which raised a ValueError (zero-size
+    minimum). Now the pool author's same-author pseudo-problems are skipped, and the
+    different-author ones take the other impostors as rivals."""
+    from hclib.verification.relative import RelativeConfig, relative_scores
+
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(3.0, size=(9, 40))
+    config = RelativeConfig(distance="chi2", n_subsets=8)
+    masks = config.masks(40)
+    out = relative_scores(counts[:1], counts[1:3], counts[3:7], masks, config,
+                          impostor_authors=["A"] * 4,
+                          pool_same=[("A", counts[7], counts[8:9])])
+    assert np.isfinite(out["score"]) and out["different"].size == 4
+    assert out["same"].size == 2  # the known texts' own, the pool author's skipped
