@@ -81,13 +81,9 @@ def load_results(name: str, folder: str | Path = RESULTS) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m hclib.studies.benchmark_stored [--out FOLDER]``: :func:`write_results`."""
-    import argparse
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(RESULTS))
-    args = parser.parse_args(argv)
-    for name, table in write_results(args.out).items():
-        print(f"{name}:\n{table.round(4).to_string()}\n")
-    return 0
+    from .stored import store_main
+
+    return store_main(write_results, RESULTS, __doc__.splitlines()[0], argv, 4)
 
 
 if __name__ == "__main__":
