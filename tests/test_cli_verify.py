@@ -3,11 +3,7 @@ layouts (answers written, --truth scores, --train), and bad input (exit 2, one l
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,23 +12,7 @@ import pytest
 from hclib.verification.pan_formats import (VerificationProblem, dataset_format, read_answers,
                                             read_dataset, read_truth, write_answers)
 
-ROOT = Path(__file__).resolve().parents[1]
-WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
-
-
-def author(rng: np.random.Generator) -> np.ndarray:
-    p = np.exp(rng.normal(0.0, 0.6, len(WORDS))) / np.arange(1, len(WORDS) + 1)
-    return p / p.sum()
-
-
-def text(rng: np.random.Generator, p: np.ndarray, n: int = 600) -> str:
-    return " ".join(rng.choice(WORDS, size=n, p=p))
-
-
-def hclib_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "hclib", "verify", *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
+from verify_helpers import author, hclib_cli, text
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ anywhere, the caveat first, the legend, --names, --min-tokens, bad input: exit 2
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import re
@@ -22,23 +21,7 @@ from hclib._results import Result
 from hclib.verification.impostors import impostor_pool
 from hclib.verification.result import Verification, proper_names
 
-ROOT = Path(__file__).resolve().parents[1]
-WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
-
-
-def author(rng: np.random.Generator) -> np.ndarray:
-    p = np.exp(rng.normal(0.0, 0.6, len(WORDS))) / np.arange(1, len(WORDS) + 1)
-    return p / p.sum()
-
-
-def text(rng: np.random.Generator, p: np.ndarray, n: int = 600) -> str:
-    return " ".join(rng.choice(WORDS, size=n, p=p))
-
-
-def hclib_cli(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "hclib", "verify", *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
+from verify_helpers import ROOT, WORDS, author, hclib_cli, text
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ subprocess (exit 2, one line, nothing written) and the readers as a user calls t
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import subprocess
@@ -16,17 +15,12 @@ import pytest
 from hclib.texts.files import atomic_write_text, check_plain_name, json_depth, loads_json
 from hclib.verification.pan_formats import read_answers, read_dataset, read_truth, write_answers
 
-ROOT = Path(__file__).resolve().parents[1]
-WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
-
-
-def author(rng: np.random.Generator) -> np.ndarray:
-    p = np.exp(rng.normal(0.0, 0.6, len(WORDS))) / np.arange(1, len(WORDS) + 1)
-    return p / p.sum()
+from verify_helpers import ROOT, author
+from verify_helpers import text as draw
 
 
 def text(rng: np.random.Generator, p: np.ndarray, n: int = 400) -> str:
-    return " ".join(rng.choice(WORDS, size=n, p=p))
+    return draw(rng, p, n)
 
 
 def cli(*args: object, command: str = "verify", cwd: Path | None = None

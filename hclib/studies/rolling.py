@@ -75,7 +75,7 @@ from tqdm import tqdm
 
 from hclib.attribution.pipeline import attribute
 from hclib.texts.features import parse_features
-from hclib.windows.rolling import rolling, rolling_from, window_spans, window_texts
+from hclib.windows.rolling import rolling, window_spans, window_texts
 from hclib.windows.segments import (COSTS, best_path, no_switch_cost, segment_table,
                                     window_costs, window_probabilities)
 

@@ -41,9 +41,7 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -58,7 +56,7 @@ from .copies import known_authors
 from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
-from .model import FEATURES, VerificationModel, fit_model, pseudo_probability
+from .model import VerificationModel, fit_model, pseudo_probability
 from .pvalue import conformal_pvalue
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)

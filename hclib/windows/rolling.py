@@ -17,7 +17,7 @@ The **segments** (runs of windows given to one author) come from the penalised p
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
