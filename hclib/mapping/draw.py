@@ -68,12 +68,13 @@ def scatter(coords: np.ndarray, names: Sequence[str], labels: Sequence[Hashable 
                    edgecolor="white", linewidth=0.6, zorder=3)
     if annotate and len(names) <= 60:
         for (x, y), name, a in zip(coords, names, labels):
-            ax.annotate(str(name), (x, y), xytext=(3, 3), textcoords="offset points",
+            short = str(name).rsplit("/", 1)[-1].removesuffix(".txt")  # colour gives the folder
+            ax.annotate(short, (x, y), xytext=(3, 3), textcoords="offset points",
                         fontsize=7.5, color=colors[a], alpha=0.9)
     ax.set_xlabel(axis_names[0])
     ax.set_ylabel(axis_names[1])
     if len(colors) > 1 or None not in colors:
-        ax.legend(loc="best", fontsize=8.5, markerscale=1.0)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8.5)
     return ax
 
 

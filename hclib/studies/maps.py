@@ -9,6 +9,13 @@
   work), mapped; its dendrogram and bootstrap consensus tree are the chapter's.
 * :func:`method_agreement`: how well each distance groups texts by label (nearest text,
   adjusted Rand index and purity of the tree), one row per method.
+* :func:`vocabulary_study`: how many most frequent items a map should use, by method, on
+  seeded Gutenberg subsets. The rule, fixed before the runs: for each method, the size of
+  :data:`SIZES` with the highest mean share of texts whose nearest text is by the same author
+  over the *training* seeds :data:`TRAINING_SEEDS` (ties: the larger size); it is then
+  reported on the *test* seeds :data:`TEST_SEEDS`, on the chapter's subset (seed 0) and on the
+  Federalist papers (Hamilton, Madison and Jay). Stored in ``data/map_vocabulary.csv``
+  (:func:`write_vocabulary_study`).
 
 The selection of authors and works is fixed by the seed before any map is computed.
 """
@@ -16,6 +23,7 @@ The selection of authors and works is fixed by the seed before any map is comput
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,8 +31,20 @@ import pandas as pd
 
 from hclib.mapping import TextMap, map as text_map
 
-__all__ = ["FEDERALIST_KNOWN", "federalist_map", "federalist_neighbours", "gutenberg_texts",
-           "gutenberg_tree", "method_agreement"]
+__all__ = ["FEDERALIST_KNOWN", "SIZES", "STUDY_METHODS", "TEST_SEEDS", "TRAINING_SEEDS",
+           "VOCABULARY_RESULTS", "chosen_sizes", "federalist_map", "federalist_neighbours",
+           "gutenberg_texts", "gutenberg_tree", "load_vocabulary_study", "method_agreement",
+           "vocabulary_study", "write_vocabulary_study"]
+
+#: The vocabulary sizes compared by :func:`vocabulary_study`.
+SIZES: tuple[int, ...] = (100, 300, 1000, 3000)
+#: The methods compared by :func:`vocabulary_study`.
+STUDY_METHODS: tuple[str, ...] = ("hc_dagger", "fisher", "burrows_delta", "cosine_delta")
+#: Seeds of the Gutenberg subsets on which a size is chosen, and on which it is checked.
+TRAINING_SEEDS: tuple[int, ...] = (1, 2, 3, 4)
+TEST_SEEDS: tuple[int, ...] = (5, 6, 7, 8)
+#: Where :func:`write_vocabulary_study` stores its table.
+VOCABULARY_RESULTS = Path(__file__).parent / "data" / "map_vocabulary.csv"
 
 #: The Federalist authors whose papers are not in question.
 FEDERALIST_KNOWN: tuple[str, ...] = ("Hamilton", "Madison", "Jay")
@@ -51,7 +71,7 @@ def federalist_neighbours(result: TextMap) -> pd.DataFrame:
 
 def gutenberg_texts(n_authors: int = 8, n_works: int = 3, words: int = 5000, seed: int = 0
                     ) -> pd.DataFrame:
-    """One row per excerpt: ``name`` ("Surname: title"), ``author``, ``doc_id``, ``text``.
+    """One row per excerpt: ``name`` ("Surname: title", unique), ``author``, ``doc_id``, ``text``.
 
     The ``n_authors`` authors are drawn (seeded) among the Gutenberg authors with at least
     ``n_works`` works of ``2 * words`` words or more; of each, ``n_works`` such works are drawn;
@@ -78,7 +98,10 @@ def gutenberg_texts(n_authors: int = 8, n_works: int = 3, words: int = 5000, see
         for doc_id, title in zip(picked["doc_id"], picked["title"]):
             tokens = gutenberg.read_text(collection, doc_id).split()
             start = max(0, (len(tokens) - words) // 2)
-            rows.append({"name": f"{surname}: {str(title)[:24].strip()}", "author": surname,
+            name = f"{surname}: {str(title)[:24].strip()}"
+            if any(r["name"] == name for r in rows):  # two volumes of one title
+                name = f"{name} ({doc_id})"
+            rows.append({"name": name, "author": surname,
                          "doc_id": doc_id, "text": " ".join(tokens[start:start + words])})
     return pd.DataFrame(rows)
 
@@ -106,3 +129,58 @@ def method_agreement(texts: Any, labels: Sequence[Hashable],
         agree = result.agreement(among) or {}
         rows.append({"method": result.method.label, "items": len(result.vocabulary), **agree})
     return pd.DataFrame(rows).set_index("method")
+
+
+def _subset_rows(texts: Any, labels: Sequence[Hashable], subset: str, among: Any,
+                 methods: Sequence[str], sizes: Sequence[int]) -> list[dict[str, Any]]:
+    rows = []
+    for method in methods:
+        for n in sizes:
+            result = text_map(texts, labels, method=method, n=n, progress=False)
+            agree = result.agreement(among) or {}
+            rows.append({"subset": subset, "method": method, "n": n, **agree})
+    return rows
+
+
+def vocabulary_study(methods: Sequence[str] = STUDY_METHODS, sizes: Sequence[int] = SIZES,
+                     training: Sequence[int] = TRAINING_SEEDS,
+                     test: Sequence[int] = TEST_SEEDS) -> pd.DataFrame:
+    """One row per subset, method and size: the agreement of the map with the authors
+    (:meth:`hclib.mapping.TextMap.agreement`). ``subset`` is ``"training s"``, ``"test s"``,
+    ``"chapter"`` (seed 0) or ``"Federalist"`` (the papers of Hamilton, Madison and Jay)."""
+    from hclib.corpora.federalist import load_federalist
+
+    rows: list[dict[str, Any]] = []
+    for kind, seeds in (("training", training), ("test", test), ("chapter", (0,))):
+        for seed in seeds:
+            excerpts = gutenberg_texts(seed=seed)
+            name = "chapter" if kind == "chapter" else f"{kind} {seed}"
+            rows += _subset_rows(dict(zip(excerpts["name"], excerpts["text"])),
+                                 list(excerpts["author"]), name, None, methods, sizes)
+    papers = load_federalist()
+    texts = {f"No. {int(n)}": t for n, t in zip(papers["doc_id"], papers["text"])}
+    rows += _subset_rows(texts, list(papers["author"]), "Federalist", FEDERALIST_KNOWN,
+                         methods, sizes)
+    return pd.DataFrame(rows)
+
+
+def chosen_sizes(table: pd.DataFrame) -> pd.Series:
+    """The size each method's rule chooses (module docstring) from a :func:`vocabulary_study`
+    table: the highest mean nearest-same-author share over the training subsets, ties to
+    the larger size."""
+    training = table[table["subset"].str.startswith("training")]
+    mean = training.groupby(["method", "n"])["nearest_same_label"].mean().reset_index()
+    best = mean.sort_values(["method", "nearest_same_label", "n"], ascending=[True, False, False])
+    return best.groupby("method")["n"].first()
+
+
+def write_vocabulary_study(path: str | Path = VOCABULARY_RESULTS) -> pd.DataFrame:
+    """Run :func:`vocabulary_study` and store it as CSV at ``path``."""
+    table = vocabulary_study()
+    table.to_csv(path, index=False, float_format="%.4f")
+    return table
+
+
+def load_vocabulary_study(path: str | Path = VOCABULARY_RESULTS) -> pd.DataFrame:
+    """The stored :func:`vocabulary_study` table."""
+    return pd.read_csv(path)
