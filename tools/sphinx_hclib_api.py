@@ -53,6 +53,26 @@ def public_modules(package: str, skip: set[str]) -> list[str]:
     return sorted(names, key=lambda name: (name != package, name))
 
 
+def reexported_twice(package: str, modules: list[str]) -> list[str]:
+    """The names of ``package.__all__`` that its reference would document a third or second
+    time: a class of one of its modules that the top-level package exports too
+    (``hclib.TextMap``), and a function named as one of its modules
+    (``from hclib.verification import verify``)."""
+    import inspect
+
+    pkg = importlib.import_module(package)
+    top = set(getattr(importlib.import_module(package.split(".")[0]), "__all__", []))
+    out = []
+    for name in getattr(pkg, "__all__", []):
+        obj = getattr(pkg, name, None)
+        home = getattr(obj, "__module__", "")
+        if inspect.isclass(obj) and home != package and home in modules and name in top:
+            out.append(name)
+        elif callable(obj) and not inspect.isclass(obj) and f"{package}.{name}" in modules:
+            out.append(name)
+    return out
+
+
 class HclibAPI(SphinxDirective):
     """Emit one section with ``automodule`` per public module of the package."""
 
@@ -77,7 +97,14 @@ class HclibAPI(SphinxDirective):
                 if name != layer:
                     sub = f"``{name}``"
                     lines += [sub, "~" * len(sub), ""]
-                lines += [f".. automodule:: {name}", "   :members:", "   :undoc-members:", ""]
+                lines += [f".. automodule:: {name}", "   :members:", "   :undoc-members:"]
+                if name == layer:  # a layer's package: its tools' classes, and a function
+                    # named as its module (hclib.verification.verify), are documented in
+                    # their own modules, not twice
+                    twice = reexported_twice(name, names)
+                    if twice:
+                        lines.append(f"   :exclude-members: {', '.join(twice)}")
+                lines.append("")
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="hclib-api"),

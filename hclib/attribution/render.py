@@ -3,7 +3,7 @@ explained words, a data frame (for CSV), JSON, and the short ``repr`` and notebo
 
 Functions of an :class:`~hclib.attribution.result.Attribution`, which calls them in its
 ``summary_lines``, ``to_frame``, ``to_json``, ``__repr__`` and ``_repr_html_``; nothing here
-computes a verdict. Advice is worded for the interface it is printed in (:data:`INTERFACES`):
+computes a verdict. Advice is worded for the interface it is printed in (``INTERFACES``):
 ``method='g2'`` in Python, ``--method g2`` on the command line.
 """
 
@@ -59,7 +59,7 @@ COLUMN_LABELS: dict[str, str] = {"runner_up": "runner-up", "rank_score": "rank",
 
 
 def render_table(verdicts: pd.DataFrame, width: int | None = TABLE_WIDTH) -> str:
-    """The verdicts as a text table (:func:`hclib._results.render_table`, columns headed by
+    """The verdicts as a text table (``hclib._results.render_table``, columns headed by
     :data:`COLUMN_LABELS`)."""
     return _results.render_table(verdicts, width, COLUMN_LABELS)
 
@@ -84,7 +84,7 @@ def _option(interface: str, name: str, value: str) -> str:
 
 def advice_line(advice: Advice, interface: str = "python") -> str:
     """The advice about a clearly better configuration, as one line worded for the
-    ``interface`` (:data:`INTERFACES`)."""
+    ``interface`` (``INTERFACES``)."""
     mine = advice.mine
     if check_interface(interface) == "command":
         how = (f"try {_option(interface, 'method', advice.method)} "
@@ -112,7 +112,7 @@ def summary_lines(result: Attribution, interface: str = "python") -> list[str]:
     attributed, the setting, the accuracy on the known texts (and
     :attr:`~hclib.attribution.result.Attribution.differs` when the texts look harder), the
     methods compared by ``method="auto"``, the advice about another method (worded for the
-    ``interface``, :data:`INTERFACES`), the methods left out of the comparison and the
+    ``interface``, ``INTERFACES``), the methods left out of the comparison and the
     corpus-balance warning."""
     check_interface(interface)
     setting = "" if result.protocol is None else (
@@ -247,7 +247,7 @@ def short_repr(result: Attribution) -> str:
 def html_summary(result: Attribution) -> str:
     """A notebook's view of an attribution: the setting, the accuracy, the advice and
     warnings, and the first verdicts as an HTML table (every text escaped;
-    :func:`hclib._results.html_summary`)."""
+    ``hclib._results.html_summary``)."""
     verdicts = result.verdicts
     lines = [f"{len(verdicts)} texts, {len(result.candidates)} candidates",
              *summary_lines(result)]

@@ -3,7 +3,7 @@ r"""What :func:`hclib.attribute` returns: the verdicts, the accuracy, the words 
 :class:`Attribution` holds the tables of a call (the texts to attribute and the known texts
 left out, against every candidate) and derives from them, without recomputing, every
 verdict (rule ``"min"`` or ``"rank"``, ``reject=``, the confidence), the
-:class:`Accuracy` of the leave-one-out and an :class:`Explanation` (:math:`W^\dagger`, the
+``Accuracy`` of the leave-one-out and an :class:`Explanation` (:math:`W^\dagger`, the
 words behind a verdict). How they are computed is in :mod:`hclib.attribution.pipeline`; how
 they are printed in :mod:`hclib.attribution.render`.
 """
@@ -131,7 +131,7 @@ class Attribution(Result):
     authors with at least two groups). ``ranks`` and ``known_ranks`` hold the relative ranks
     :math:`\\hat r` (``None`` when an author has a single known text). ``tokens`` and
     ``known_tokens`` count each text's tokens, all and inside the vocabulary. ``better`` is the
-    :class:`Advice` of ``compare=True`` (``advice``: its line for Python) and
+    ``Advice`` of ``compare=True`` (``advice``: its line for Python) and
     ``not_compared`` the configurations whose scoring failed, left out of the comparison:
     (method, features, error).
     """
@@ -360,7 +360,7 @@ class Attribution(Result):
         """The (grouped) leave-one-out accuracy of the known texts, with its interval (a
         rejection, a tie or too little evidence counts as an error); with a matched table
         (``loo_match="bracket"`` on grouped texts) the midpoint of the matched and the
-        unmatched accuracy (:class:`Accuracy`)."""
+        unmatched accuracy (``Accuracy``)."""
         v = self.known_verdicts
         right: float = int((v["author"] == v["true"]).sum())
         low, high = wilson_interval(int(right), len(v))
@@ -409,7 +409,7 @@ class Attribution(Result):
         """The corpus-balance warning, or ``None`` when there is none.
 
         It is given under a corpus method when the largest candidate corpus holds more than
-        :data:`BALANCE_RATIO` times the tokens of the smallest (:attr:`corpus_tokens`)."""
+        ``BALANCE_RATIO`` times the tokens of the smallest (:attr:`corpus_tokens`)."""
         sizes = self.corpus_tokens
         ratio = sizes.max() / sizes.min()
         if not self.method.corpus or ratio <= BALANCE_RATIO:

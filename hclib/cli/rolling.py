@@ -77,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def render(result) -> str:
-    """The summary, the segments and one line per window, in :data:`WIDTH` columns."""
+    """The summary, the segments and one line per window, in ``WIDTH`` columns."""
     lines = [textwrap.fill(line, WIDTH, subsequent_indent="  ")
              for line in result.summary_lines("command")]
     lines += ["", "segments (token positions, first and last):"]

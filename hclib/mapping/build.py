@@ -23,7 +23,7 @@ r"""A map of texts in one call: :func:`map` (exposed as :func:`hclib.map`).
    pair without evidence of a difference equally close and lose that order.
 4. The bootstrap consensus tree (:mod:`hclib.mapping.consensus`) over ``bands``: by default
    the top 10 %, 20 %, …, 100 % of the vocabulary (stylo's MFW 100, 200, …, 1000 when
-   ``n = 1000``); computed on first use of :attr:`TextMap.consensus`.
+   ``n = 1000``); computed on first use of ``TextMap.consensus``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ __all__ = ["LINKAGES", "MAP_ITEMS", "MIN_TEXTS", "PCA_ITEMS", "default_bands", "
 #: The default number of most frequent items per method, chosen by the rule of
 #: :func:`hclib.studies.maps.vocabulary_study` (fixed before the runs: best mean share of texts
 #: whose nearest text has their author, on Gutenberg training subsets of 5,000-word excerpts).
-#: Methods not studied use their registry default (:attr:`Method.n_words`).
+#: Methods not studied use their registry default (``Method.n_words``).
 MAP_ITEMS: dict[str, int] = {"hc_dagger": 300, "fisher": 300, "burrows_delta": 1000,
                              "cosine_delta": 3000}
 #: The fewest texts a map takes.
@@ -166,9 +166,9 @@ def map(  # noqa: A001 - hclib.map, as the issue and R stylo name it
 
     ``method`` is a method of :data:`hclib.attribution.methods.METHODS` (default HC†; not
     ``knn_cosine``), ``features`` a feature spec, ``n`` the number of most frequent items (or
-    a list of items), ``linkage`` one of :data:`LINKAGES`, ``bands`` the item counts of the
+    a list of items), ``linkage`` one of ``LINKAGES``, ``bands`` the item counts of the
     consensus trees, ``gamma`` HC's :math:`\\gamma_0`, ``n_jobs`` the threads (``None``: every
-    core). Raises ``ValueError`` for fewer than :data:`MIN_TEXTS` texts, a text with no item
+    core). Raises ``ValueError`` for fewer than ``MIN_TEXTS`` texts, a text with no item
     of the vocabulary, or any bad argument, naming it.
     """
     m = check_method(method)

@@ -251,7 +251,7 @@ class TextMap(Result):
 
     def to_json(self, **kwargs: Any) -> str:
         """The settings, the distance matrix, the coordinates, the linkage matrix and the
-        agreement with the labels as JSON (``kwargs`` go to :func:`json.dumps`); the consensus
+        agreement with the labels as JSON (``kwargs`` go to ``json.dumps``); the consensus
         tree (Newick) is included once it has been computed, else ``null``."""
         payload = {
             "method": self.method.name,

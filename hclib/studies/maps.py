@@ -13,7 +13,7 @@
   seeded Gutenberg subsets. The rule, fixed before the runs: for each method, the size of
   :data:`SIZES` with the highest mean share of texts whose nearest text is by the same author
   over the *training* seeds :data:`TRAINING_SEEDS` (ties: the larger size); it is then
-  reported on the *test* seeds :data:`TEST_SEEDS`, on the chapter's subset (seed 0) and on the
+  reported on the *test* seeds ``TEST_SEEDS``, on the chapter's subset (seed 0) and on the
   Federalist papers (Hamilton, Madison and Jay). Stored in ``data/map_vocabulary.csv``
   (:func:`write_vocabulary_study`).
 
@@ -122,7 +122,7 @@ def method_agreement(texts: Any, labels: Sequence[Hashable],
                                                "cosine_delta", "cosine"),
                      among: Sequence[Hashable] | None = None, **options: Any) -> pd.DataFrame:
     """One row per method: the agreement of its map with ``labels``
-    (:meth:`hclib.mapping.TextMap.agreement`, restricted to the labels ``among``)."""
+    (:meth:`hclib.mapping.result.TextMap.agreement`, restricted to the labels ``among``)."""
     rows = []
     for method in methods:
         result = text_map(texts, labels, method=method, **{"progress": False, **options})
@@ -146,7 +146,7 @@ def vocabulary_study(methods: Sequence[str] = STUDY_METHODS, sizes: Sequence[int
                      training: Sequence[int] = TRAINING_SEEDS,
                      test: Sequence[int] = TEST_SEEDS) -> pd.DataFrame:
     """One row per subset, method and size: the agreement of the map with the authors
-    (:meth:`hclib.mapping.TextMap.agreement`). ``subset`` is ``"training s"``, ``"test s"``,
+    (:meth:`hclib.mapping.result.TextMap.agreement`). ``subset`` is ``"training s"``, ``"test s"``,
     ``"chapter"`` (seed 0) or ``"Federalist"`` (the papers of Hamilton, Madison and Jay)."""
     from hclib.corpora.federalist import load_federalist
 

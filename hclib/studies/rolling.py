@@ -2,26 +2,26 @@ r"""Does the rolling attribution find the seams? The splice study, and Federalis
 
 The rule, fixed before any run (chapter "Maps and rolling windows"):
 
-* **Authors.** The Gutenberg authors with at least :data:`MIN_WORKS` works of at least
-  :data:`MIN_WORK_WORDS` words, shuffled with seed :data:`SEED` and split in two halves:
+* **Authors.** The Gutenberg authors with at least ``MIN_WORKS`` works of at least
+  ``MIN_WORK_WORDS`` words, shuffled with seed ``SEED`` and split in two halves:
   the *calibration* authors and the *test* authors. Nothing about a test author is used to
   set anything.
-* **A problem** (``PROBLEMS`` per half, seeded): :data:`CANDIDATES` candidates of the half;
-  the known texts of each are two of its works (:data:`KNOWN_WORDS` words from each, after
-  the first 1,000); the texts read through are :data:`TEXT_WORDS` words of other works:
+* **A problem** (``PROBLEMS`` per half, seeded): ``CANDIDATES`` candidates of the half;
+  the known texts of each are two of its works (``KNOWN_WORDS`` words from each, after
+  the first 1,000); the texts read through are ``TEXT_WORDS`` words of other works:
   ``single`` (one author's third work, for the first two candidates A and B), ``A-B`` (A's
   third work up to a boundary at a seeded uniform position in [25 %, 75 %] of the text, then
   B's) and ``A-B-A`` (A, then a B passage of seeded uniform length in [25 %, 50 %] of the
   text starting at a seeded uniform position in [15 %, 40 %], then A again).
-* **Windows** :data:`WINDOWS` tokens, the step a fifth of the window; **methods**
-  :data:`METHODS` (the default Fisher combination and the paper's HC†; the first run had
+* **Windows** ``WINDOWS`` tokens, the step a fifth of the window; **methods**
+  ``METHODS`` (the default Fisher combination and the paper's HC†; the first run had
   Cosine Delta too, and 30 problems per half: 20 and two methods keep the second run
   under 10 minutes), each
   with :func:`hclib.attribute`'s calibrated confidences, the segments by
   :mod:`hclib.windows.segments`.
 * **Switch cost.** On the calibration half's ``single`` texts only: per text, window size
-  and method the smallest :math:`\lambda` with no switch (:func:`no_switch_cost`), and
-  :math:`\lambda` = the :data:`QUANTILE` quantile of these. Two variants, both reported:
+  and method the smallest :math:`\lambda` with no switch (``no_switch_cost``), and
+  :math:`\lambda` = the ``QUANTILE`` quantile of these. Two variants, both reported:
   ``pooled``, one :math:`\lambda` per method over every window size (the rule fixed
   first), and ``per window``, one per method and window size (added after the first
   calibration showed that the no-switch costs fall with the window, 44 to 5 nats for
@@ -42,7 +42,7 @@ The rule, fixed before any run (chapter "Maps and rolling windows"):
   read through window by window against the known texts without each, :math:`\lambda` the
   smallest cost that keeps 97.5 % of them whole (with 6 texts: the largest of their
   no-switch costs). No calibration half is needed, so the third run reads only the test
-  half: :data:`PROBLEMS_RUN3` problems (fewer, to keep it under 10 minutes beside the
+  half: ``PROBLEMS_RUN3`` problems (fewer, to keep it under 10 minutes beside the
   extra leave-one-out attributions), the ``"confidence"`` costs (the library's default),
   variants ``"own texts"`` (the library's default now) and ``"per window"`` (the second
   run's table, on the same texts) side by side (the known texts, 30,000 words, are longer
@@ -221,7 +221,7 @@ def _scored(authors_half: int, problems: int, progress: bool, desc: str
 def calibrate(problems: int = PROBLEMS, progress: bool = True
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """On the calibration half: per single text, window size, method and kind of costs the
-    :func:`no_switch_cost`; and the splices of the same problems evaluated at the
+    ``no_switch_cost``; and the splices of the same problems evaluated at the
     resulting per-window switch costs (for the choice of the costs, module docstring)."""
     scored = _scored(0, problems, progress, "calibration")
     rows = [{"problem": p, "text": item["text"], "method": method, "window": item["window"],
@@ -240,7 +240,7 @@ VARIANTS: tuple[str, ...] = ("per window", "pooled")
 
 def switch_costs(calibration: pd.DataFrame, variant: str = "per window"
                  ) -> dict[tuple[str, str, int], float]:
-    """(costs, method, window) → the :data:`QUANTILE` quantile of the calibration's
+    """(costs, method, window) → the ``QUANTILE`` quantile of the calibration's
     no-switch costs: of that window size (``"per window"``) or of every size pooled
     (``"pooled"``)."""
     if variant not in VARIANTS:
@@ -359,7 +359,7 @@ def load_calibration_checks(path: str | Path = CALIBRATION_CHECKS) -> pd.DataFra
     return pd.read_csv(path)
 
 
-#: The Federalist splice of known truth: Hamilton's papers, then Madison's (whole papers,
+#: The Federalist splice of known truth, Hamilton's papers then Madison's (whole papers,
 #: in this order), those nearest in number to Nos. 18-20.
 FEDERALIST_SPLICE: tuple[tuple[int, ...], tuple[int, ...]] = ((15, 16, 17), (10, 14))
 

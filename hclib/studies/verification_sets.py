@@ -54,7 +54,7 @@ ESSAY_WORDS = 800
 NOVEL_WORDS = {"train": (1800, 1800), "test": (5000, 7000)}
 #: Impostors of a PAN-shaped problem (known texts of other authors of its part).
 IMPOSTORS = 40
-#: The development sets: name → shape.
+#: The development sets, each name with its shape.
 SETS = {"essays": "a", "Federalist": "a", "novels": "b", "pairs": "c"}
 
 

@@ -13,7 +13,7 @@ Every variant answers every problem with a same-author probability (or a score i
 * ``relative DISTANCE FEATURES``: the impostor-relative score of :func:`hclib.verify`
   (:mod:`hclib.verification.relative`: 100 random halves of the vocabulary, the 30 nearest
   impostors, both directions; probability from the problem's pseudo-problems) under each
-  distance of :data:`DISTANCES` and feature set ``words``, ``chars:3`` and
+  distance of ``DISTANCES`` and feature set ``words``, ``chars:3`` and
   ``words+chars:3`` (:data:`BOTH`: the mean of the two answers), untrained; and the same
   with ``, train``: the model of :func:`hclib.verification.model.fit_model` (the problem's
   own features, lengths modelled, the no-decision band chosen for c@1) fitted on the
@@ -27,7 +27,7 @@ Every variant answers every problem with a same-author probability (or a score i
   ``HC P-value (before)``; ``HC probability, train (before)``, its ``train=`` (a model
   of the position :math:`u`; NaN with one known text, answered 0.5); ``General
   Impostors (before)`` (the same baseline, a check that the problems are the same). That
-  code is gone, so they are stored (:data:`BEFORE_FILE`) and read back, not recomputed.
+  code is gone, so they are stored (``BEFORE_FILE``) and read back, not recomputed.
 
 **The selection rule** (:data:`SELECTION_RULE`), written before the comparison ran: on the
 *training parts only* of essays (a), novels (b) and pairs (c), each variant's AUC,
@@ -53,7 +53,7 @@ score, was replaced; the rule ranked the same variant first in both). With 12 pr
 set's AUC has a standard error near 0.1.
 
 ``python -m hclib.studies.verification_study`` runs it and stores
-:data:`SCORES_FILE` (every problem's answer under every variant) and :data:`TABLE_FILE`
+``SCORES_FILE`` (every problem's answer under every variant) and ``TABLE_FILE``
 (the measures of every variant on every set and part) in ``hclib/studies/data``; the
 chapter "Did Madison write it?" reads them back.
 """
@@ -116,7 +116,7 @@ class Variant:
 
 DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
 FEATURE_SETS = ("words", "chars:3")
-#: The combined feature set: the mean of the ``words`` and ``chars:3`` answers.
+#: The combined feature set, the mean of the ``words`` and ``chars:3`` answers.
 BOTH = "words+chars:3"
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 _JOBS = 2
@@ -344,8 +344,8 @@ def headline(table: pd.DataFrame) -> str:
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored run: every answer (:data:`SCORES_FILE` and :data:`BEFORE_FILE`) and the
-    measures (:data:`TABLE_FILE`)."""
+    """The stored run: every answer (``SCORES_FILE`` and ``BEFORE_FILE``) and the
+    measures (``TABLE_FILE``)."""
     return _stored_answers(), pd.read_csv(TABLE_FILE)
 
 
@@ -361,7 +361,7 @@ def _stored_answers() -> pd.DataFrame:
 
 
 def tabulate() -> pd.DataFrame:
-    """Score the stored answers (:func:`score_table`) and store :data:`TABLE_FILE`."""
+    """Score the stored answers (:func:`score_table`) and store ``TABLE_FILE``."""
     table = score_table(_stored_answers())
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     return table

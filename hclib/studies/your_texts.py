@@ -292,7 +292,7 @@ def _pieces(words: list[str], n: int, size: int) -> list[str]:
 
 def novel_outsiders(pieces: int = 8, piece_words: int = 3000, outsider_pieces: int = 6,
                     **options: Any) -> pd.DataFrame:
-    """The novels problem of issue 41: the candidates of :data:`NOVELS`, their first two
+    """The novels problem of issue 41: the candidates of ``NOVELS``, their first two
     novels cut into ``pieces`` pieces of ``piece_words`` words each (work folders), to
     attribute their third novels whole, ``outsider_pieces`` pieces of Collins's *The Woman
     in White* and the whole of it; the verdicts with ``true`` (``<UNK>`` for Collins),
@@ -353,7 +353,7 @@ def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 
     (:func:`federalist_outsiders`) and the PAN 2018 test problems (:func:`pan_expected`,
     with their pooled row); written to ``path`` as CSV and returned. With ``novels``, the
     verdicts of :func:`novel_outsiders` (and its expected accuracy and estimated share of
-    outsiders on every row) go to :data:`NOVEL_RESULTS` beside it."""
+    outsiders on every row) go to ``NOVEL_RESULTS`` beside it."""
     def tag(frame: pd.DataFrame, collection: Any) -> pd.DataFrame:
         return frame.assign(collection=collection)
 

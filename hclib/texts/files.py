@@ -1,7 +1,7 @@
 """The user's small data files, read and written safely: JSON of bounded nesting, answers
 written atomically, and names that become lines of an answers file.
 
-* :func:`loads_json`: :func:`json.loads`, after a linear scan (no recursion) refuses a
+* :func:`loads_json`: ``json.loads``, after a linear scan (no recursion) refuses a
   document nested deeper than :data:`MAX_JSON_DEPTH`, so that no input reaches Python's
   recursion limit.
 * :func:`atomic_write_text`: the text is written to a temporary file in the target's folder,

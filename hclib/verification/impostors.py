@@ -51,7 +51,7 @@ __all__ = ["POOL_CACHE_VERSION", "POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "g
 POOL_TOKENS = 20_000
 #: Works per author in the default pool (the first ones of the manifest).
 POOL_WORKS = 2
-#: The version of the default pool's disk copy: raised when the way it is made changes.
+#: The version of the default pool's disk copy, raised when the way it is made changes.
 POOL_CACHE_VERSION = 1
 
 

@@ -9,8 +9,8 @@ author), with :math:`\beta_0` moved by :math:`-\log(n_s/n_d)` so that :math:`P` 
 probability at even prior odds. It needs no labelled data, and works with one known text
 (its halves).
 
-**With training** (:func:`fit_model`, ``train=``): a logistic model of the features
-:data:`FEATURES` of labelled problems, each computed for the problem itself: the
+**With training** (``fit_model``, ``train=``): a logistic model of the features
+``FEATURES`` of labelled problems, each computed for the problem itself: the
 pseudo-problem log-odds, the relative score, and the log lengths of the questioned and of
 the known texts (the score's two directions and the same-author pseudo-problems' mean
 score were dropped: with 20 training problems, seven features over-fitted, Cllr 1.37 on
@@ -61,7 +61,7 @@ def pseudo_probability(score: float, same: np.ndarray, different: np.ndarray) ->
 
 @dataclass(frozen=True)
 class VerificationModel:
-    """A logistic model of :data:`FEATURES` fitted on labelled problems (:func:`fit_model`),
+    """A logistic model of ``FEATURES`` fitted on labelled problems (``fit_model``),
     the features' training range and the no-decision band chosen on them."""
 
     model: ConfidenceModel
@@ -88,7 +88,7 @@ def _fit(z: np.ndarray, same: np.ndarray) -> ConfidenceModel:
 
 
 def fit_model(table: pd.DataFrame, same: np.ndarray, seed: int = 0) -> VerificationModel:
-    """The model of :data:`FEATURES` (columns of ``table``, one row per labelled problem)
+    """The model of ``FEATURES`` (columns of ``table``, one row per labelled problem)
     and the truth ``same``; the band maximises the 5-fold cross-validated c@1."""
     truth = np.asarray(same, dtype=bool)
     z = table[list(FEATURES)].to_numpy(dtype=float)

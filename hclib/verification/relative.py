@@ -67,8 +67,8 @@ INSEPARABLE = 0.6
 #: them. Chosen on the training parts of the development sets (essays, pairs, novels: 60
 #: problems of texts of the pool's kind, largest gap 1.23) before the Federalist check.
 MISMATCH = 1.25
-#: The distance of the gaps, whatever the score's distance: Pearson's χ² per degree of
-#: freedom (non-negative and scale-free, unlike HC).
+#: The distance of the gaps, whatever the score's distance, is Pearson's χ² per degree
+#: of freedom (non-negative and scale-free, unlike HC).
 KIND_DISTANCE = "chi2"
 #: The most frequent items of the vocabulary that the gaps compare.
 KIND_WORDS = 100
@@ -160,8 +160,8 @@ def relative_vocabulary(pool: ImpostorPool, known: Sequence[Sequence[str]],
 def kind_gaps(q: np.ndarray, known: np.ndarray, pool: np.ndarray, authors: Sequence[str]
               ) -> tuple[float, float]:
     """(gap of the questioned text, gap of the known texts) against the whole pool (module
-    docstring; NaN for a pool of fewer than :data:`KIND_MIN_POOL` texts): each text's
-    distance to its nearest pool text over the :data:`KIND_QUANTILE` quantile of the pool texts' distances to their nearest pool text
+    docstring; NaN for a pool of fewer than ``KIND_MIN_POOL`` texts): each text's
+    distance to its nearest pool text over the ``KIND_QUANTILE`` quantile of the pool texts' distances to their nearest pool text
     by another author; :data:`KIND_DISTANCE` on the :data:`KIND_WORDS` most frequent items."""
     k = min(KIND_WORDS, pool.shape[1])
     full = np.ones((1, k), dtype=bool)

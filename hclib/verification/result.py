@@ -1,6 +1,6 @@
 r"""The answer of :func:`hclib.verify`: one row per questioned text, and the words behind it.
 
-:class:`Verification` has the interface of every hclib result (:class:`hclib._results.Result`,
+:class:`Verification` has the interface of every hclib result (``hclib._results.Result``,
 as :class:`hclib.attribution.result.Attribution`): ``summary_lines()``, ``to_frame()``,
 ``to_json()`` (``hclib verify --json`` prints it), a short ``repr`` and ``_repr_html_``; and
 ``caveats()``, the lines that change how the decisions are read, printed first. Every view
@@ -91,7 +91,7 @@ def proper_names(texts: Iterable[str], share: float = 0.5) -> set[str]:
 @dataclass(frozen=True, repr=False)
 class Verification(Result):
     """Verdicts of :func:`hclib.verify`: ``table`` (one row per questioned text, columns
-    :data:`COLUMNS`), the configuration, and the calibration at each length (module
+    ``COLUMNS``), the configuration, and the calibration at each length (module
     docstring: the interface it shares with every result)."""
 
     _title: ClassVar[str] = "Verification"
@@ -150,7 +150,7 @@ class Verification(Result):
         with its count in the text and in the known corpus, the count expected in the text
         under the binomial allocation, :math:`(x_w + c_w)\,T_x/(T_x + T_c)`, its P-value and
         whether the text uses it ``more`` or ``less`` than the author does. ``names``: words
-        left out of the list (e.g. :func:`proper_names` of the texts: a character's name
+        left out of the list (e.g. ``proper_names`` of the texts: a character's name
         says that the novel differs, not its style); ``top``: the first ``top`` words."""
         i = self._row(text)
         if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
@@ -180,7 +180,7 @@ class Verification(Result):
     # ---- the table and what it means
 
     def shown(self) -> list[str]:
-        """The columns of the printed table: every column of ``table`` but :data:`HIDDEN`."""
+        """The columns of the printed table: every column of ``table`` but ``HIDDEN``."""
         return [c for c in self.table.columns if c not in HIDDEN]
 
     def render(self, width: int | None = TABLE_WIDTH) -> str:
@@ -193,7 +193,7 @@ class Verification(Result):
         return render_table(table, width, LABELS)
 
     def legend(self, width: int | None = TABLE_WIDTH) -> str:
-        """What each printed column means, one line each (:data:`COLUMNS`)."""
+        """What each printed column means, one line each (``COLUMNS``)."""
         return _results.legend(self.shown(), COLUMNS, LABELS, width)
 
     def pvalue_floor(self) -> tuple[int, float] | None:
@@ -208,7 +208,7 @@ class Verification(Result):
 
     @property
     def cannot_separate(self) -> pd.Series:
-        """Per text: True where the method cannot tell the author's texts from these
+        """True, per text, where the method cannot tell the author's texts from these
         impostors (the pseudo-problems' separation, column ``separation``, at or below
         :data:`~hclib.verification.relative.INSEPARABLE`): its probability says little."""
         from .relative import INSEPARABLE

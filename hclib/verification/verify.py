@@ -364,10 +364,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         given as a number or list overrides it).
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
-        :class:`~hclib.verification.model.VerificationModel` (:func:`fit_verifier`): the
+        :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
         probability is the model's, and its band the one chosen on them.
     band
-        Half-width of the "no decision" band around 0.5 (default :data:`BAND`, or the
+        Half-width of the "no decision" band around 0.5 (default ``BAND``, or the
         trained model's).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".

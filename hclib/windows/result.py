@@ -75,7 +75,7 @@ class Rolling(Result):
 
     @property
     def boundaries(self) -> list[int]:
-        """The first token of every segment but the first: where the author changes."""
+        """The first token of every segment but the first, where the author changes."""
         return [int(s) for s in self.segments["start"].iloc[1:]]
 
     def colors(self) -> dict[Hashable, str]:

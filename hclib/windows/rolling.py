@@ -111,7 +111,7 @@ def loo_cost_matrices(known: Any, sizes: Sequence[tuple[int, int]], *,
                       length: int = 0, seed: int = 0, n_jobs: int = 1, **options: Any
                       ) -> dict[int, list[np.ndarray]]:
     """Per window size of ``sizes`` ((window, step) pairs): the cost matrices of the known
-    texts read through leave-one-out (:func:`loo_switch_cost`), every size of one piece in
+    texts read through leave-one-out (``loo_switch_cost``), every size of one piece in
     one attribution. A *piece* is one known text, or consecutive known texts of one author
     joined until they reach ``length`` tokens or all but one of the author's texts (the text
     read: a short piece has fewer
@@ -187,7 +187,7 @@ def rolling(known: Any, text: Any, *, window: int = DEFAULT_WINDOW, step: int | 
         As for :func:`hclib.attribute` (default Fisher's combination on words).
     switch_cost
         :math:`\lambda` of the segments (:mod:`hclib.windows.segments`), in nats; default
-        :func:`loo_switch_cost`, set on the known texts themselves (at most
+        ``loo_switch_cost``, set on the known texts themselves (at most
         ``calibration_texts`` of them rolled over, leave-one-out); when none is long enough
         for two windows (or ``calibration_texts=0``), the fixed table
         :data:`~hclib.windows.segments.SWITCH_COST` of the method at this window size
@@ -239,7 +239,7 @@ def rolling_from(result: Attribution, spans: np.ndarray, n_tokens: int, *, windo
                  step: int, names: Sequence[str] | None = None,
                  switch_cost: float | None = None, costs: str = "confidence",
                  words: int = 0, switch_cost_source: str | None = None) -> Rolling:
-    """The :class:`Rolling` of windows already attributed: ``result`` holds them as its
+    """The ``Rolling`` of windows already attributed: ``result`` holds them as its
     texts (or those of ``names``, in order), with the token ``spans`` of
     :func:`window_spans`. The splice study scores many texts in one attribution this way."""
     names = list(result.table.index) if names is None else list(names)

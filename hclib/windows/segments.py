@@ -46,7 +46,7 @@ __all__ = ["COSTS", "KEEP_WHOLE", "SEAM_RATES", "SEAM_RATES_TABLE", "SWITCH_COST
            "seam_line", "segment_table", "switch_cost", "window_costs",
            "window_probabilities"]
 
-#: The per-window costs of the path: ``"confidence"``, :math:`-\log q_t(a)` (module
+#: The per-window costs of the path, ``"confidence"``, :math:`-\log q_t(a)` (module
 #: docstring), or ``"discrepancy"``, :math:`(D_{t,a} - \min_b D_{t,b}) / s`, the window's
 #: discrepancy to :math:`a` above the closest candidate's, in units of :math:`s`, the
 #: median over the text's windows of the gap between the closest two candidates.
