@@ -6,8 +6,8 @@
   frequencies;
 * :mod:`~hclib.mapping.consensus`: the majority-rule consensus of trees (stylo's BCT);
 * :mod:`~hclib.mapping.agreement`: adjusted Rand index, purity, nearest neighbours;
-* :mod:`~hclib.mapping.draw`: the figures; :mod:`~hclib.mapping.result`: :class:`TextMap`;
-* :mod:`~hclib.mapping.build`: :func:`map`, from texts or a folder to a :class:`TextMap`.
+* :mod:`~hclib.mapping.draw`: the figures; :mod:`~hclib.mapping.result`: :class:`~hclib.mapping.result.TextMap`;
+* :mod:`~hclib.mapping.build`: :func:`map`, from texts or a folder to a :class:`~hclib.mapping.result.TextMap`.
 
 The package is named ``mapping`` so that ``hclib.map`` (the function) is not a module.
 """
