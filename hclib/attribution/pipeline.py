@@ -104,7 +104,8 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
 from .result import Advice, Attribution
 from .selection import select
 from .works import MAX_TEXTS, PIECES, detect_works
-from .trust import Calibration, fit_outsider_model, insider_outsider
+from .trust import (Calibration, fit_outsider_model, insider_outsider,
+                    outsider_learns_works)
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -262,10 +263,10 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                                          if full else None)
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens, rows.size))
+    works = (_work_verdicts(result, m, groups, options, matches[-1])
+             if outsider_learns_works() else None)  # not computed for a model without them
     outsider, calibration = fit_outsider_model(result, calibration,
-                                               excerpts[-1][1] if full else None,
-                                               _work_verdicts(result, m, groups, options,
-                                                              matches[-1]))
+                                               excerpts[-1][1] if full else None, works)
     if outsider is None and reject is not None and reject_by == "outsider":
         raise ValueError(_no_outsider_message(labels))
     return replace(result, confidence_model=model, calibration=calibration,
@@ -295,20 +296,10 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     sample, thin = sample[keep], thin[keep]
     if not sample.size:
         return None
-    labels = result._known_labels
-    table = grouped_loo_table(m, result._known_counts, labels, groups, sample, options,
-                              texts=thin, match=loo_match)
+    table = grouped_loo_table(m, result._known_counts, result._known_labels, groups, sample,
+                              options, texts=thin, match=loo_match)
     names = [f"excerpt {i}" for i in range(sample.size)]
-    cands = result.candidates
-    ranks = None
-    if result.known_ranks is not None:
-        ranks = pd.DataFrame(result._ranks_of(table), index=names, columns=cands)
-    in_vocab = thin.sum(axis=1)
-    evidence = pd.DataFrame({"tokens": in_vocab, "in_vocabulary": in_vocab}, index=names)
-    frame = pd.DataFrame(table, index=names, columns=cands)
-    true = pd.Series([labels[i] for i in sample], index=names, dtype=object)
-    source = [result.known_tokens.index[i] for i in sample] \
-        if result.known_tokens is not None else names
+    frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
     both = tuple(b.assign(_source=source)
                  for b in insider_outsider(result, frame, ranks, evidence, true))
@@ -333,18 +324,29 @@ def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[s
     table = grouped_loo_table(m, result._known_counts, labels, groups, reps, options,
                               texts=texts, match=loo_match)
     names = [f"work {g}" for g in firsts]
+    frame, ranks, evidence, true, source = _scored_rows(result, table, names, reps, texts)
+    inside, outside = insider_outsider(result, frame, ranks, evidence, true)
+    return inside.assign(_source=source), outside.assign(_source=source)
+
+
+def _scored_rows(result: Attribution, table: np.ndarray, names: list[str], rows: np.ndarray,
+                 counts: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame,
+                                              pd.Series, list[str]]:
+    """Calibration rows scored without their group (excerpts or whole works of the known
+    texts ``rows``, with ``counts`` over the vocabulary): the (rows × candidates) ``table``
+    as a frame, its ranks, the evidence, the true author and the known text each comes
+    from."""
     cands = result.candidates
     ranks = None
     if result.known_ranks is not None:
         ranks = pd.DataFrame(result._ranks_of(table), index=names, columns=cands)
-    size = texts.sum(axis=1)
+    size = counts.sum(axis=1)
     evidence = pd.DataFrame({"tokens": size, "in_vocabulary": size}, index=names)
-    true = pd.Series([labels[i] for i in reps], index=names, dtype=object)
-    source = [result.known_tokens.index[i] for i in reps] \
+    labels = result._known_labels
+    true = pd.Series([labels[i] for i in rows], index=names, dtype=object)
+    source = [result.known_tokens.index[i] for i in rows] \
         if result.known_tokens is not None else names
-    frame = pd.DataFrame(table, index=names, columns=cands)
-    inside, outside = insider_outsider(result, frame, ranks, evidence, true)
-    return inside.assign(_source=source), outside.assign(_source=source)
+    return pd.DataFrame(table, index=names, columns=cands), ranks, evidence, true, source
 
 
 def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None

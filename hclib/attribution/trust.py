@@ -38,7 +38,7 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
                                outsider_posterior)
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
-           "fit_outsider_model", "insider_outsider", "p_outsider"]
+           "fit_outsider_model", "insider_outsider", "outsider_learns_works", "p_outsider"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
 #: the known texts for the interval of the expected accuracy (each with 20 draws of the
@@ -255,6 +255,13 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
     return inside, outside
 
 
+def outsider_learns_works() -> bool:
+    """True when the outsider model's variant has the evidence among its features
+    (:data:`hclib.calibration.outsider.WITH_LENGTH`) and so also learns from whole works
+    scored without themselves; the default variant does not, and needs no such rows."""
+    return outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+
+
 def fit_outsider_model(result: Any, calibration: Calibration | None,
                        excerpts: tuple[pd.DataFrame, pd.DataFrame] | None,
                        works: tuple[pd.DataFrame, pd.DataFrame] | None = None
@@ -283,7 +290,7 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
-    length = outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    length = outsider_learns_works()
     if works is not None and length:
         parts += [(works[0], 0.0), (works[1], 1.0)]
     floor = max(result.min_tokens, 1)
