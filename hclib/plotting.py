@@ -14,7 +14,8 @@ import matplotlib as mpl
 import numpy as np
 
 __all__ = [
-    "AUTHOR_COLORS", "HIGHLIGHT", "STYLE", "author_color", "keep", "use_style", "word_bars",
+    "AUTHOR_COLORS", "HIGHLIGHT", "LABEL_PALETTE", "STYLE", "author_color", "keep",
+    "label_colors", "use_style", "word_bars",
 ]
 
 AUTHOR_COLORS: dict[str, str] = {
@@ -59,6 +60,30 @@ def use_style() -> None:
 def author_color(author: str) -> str:
     """The book's colour for an author label (grey for anyone unknown)."""
     return AUTHOR_COLORS.get(author, AUTHOR_COLORS["disputed"])
+
+
+#: Colours for labels the book has no colour for (Tableau's ten, then the grey of no label).
+LABEL_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                 "#e377c2", "#bcbd22", "#17becf", "#7f7f7f")
+
+
+def label_colors(labels: Sequence[Any], palette: Sequence[str] = LABEL_PALETTE
+                 ) -> dict[Any, str]:
+    """One colour per distinct label, in order of first appearance: the book's author
+    colour where it has one (:data:`AUTHOR_COLORS`), grey for ``None`` (no label), else the
+    next colour of ``palette`` that is no author's, in turn (maps, rolling windows)."""
+    out: dict[Any, str] = {}
+    free = [c for c in palette if c not in AUTHOR_COLORS.values()]
+    k = 0
+    for a in dict.fromkeys(labels):
+        if a is None:
+            out[a] = AUTHOR_COLORS["disputed"]
+        elif str(a) in AUTHOR_COLORS:
+            out[a] = AUTHOR_COLORS[str(a)]
+        else:
+            out[a] = free[k % len(free)]
+            k += 1
+    return out
 
 
 def keep(name: str, value: Any) -> None:

@@ -1,7 +1,8 @@
 """The figures of a map, in the book's style (:mod:`hclib.plotting`), coloured by label.
 
-* :func:`label_colors`: one colour per label; the book's author colours where it has them
-  (Hamilton blue, Madison red, …), else a qualitative palette, in order of first appearance;
+Labels are coloured by :func:`hclib.plotting.label_colors` (the book's author colours where
+it has them, Hamilton blue, Madison red, …, else Tableau's palette).
+
 * :func:`scatter`: a 2-D embedding (MDS or PCA), one colour and marker per label, each point
   named;
 * :func:`dendrogram`: SciPy's dendrogram, leaves on the left, names coloured by label;
@@ -18,32 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from hclib.plotting import AUTHOR_COLORS
+from hclib.plotting import label_colors
 
 from .consensus import ConsensusTree
 
-__all__ = ["PALETTE", "consensus_tree", "dendrogram", "label_colors", "scatter"]
+__all__ = ["consensus_tree", "dendrogram", "scatter"]
 
-#: Colours for labels the book has no colour for (Tableau's ten, then the grey of no label).
-PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#bcbd22", "#17becf", "#7f7f7f")
 _MARKERS = "os^DvP*Xph<>"
-
-
-def label_colors(labels: Sequence[Hashable | None]) -> dict[Hashable | None, str]:
-    """One colour per distinct label (``None``, no label: grey)."""
-    out: dict[Hashable | None, str] = {}
-    free = [c for c in PALETTE if c not in AUTHOR_COLORS.values()]
-    k = 0
-    for a in dict.fromkeys(labels):
-        if a is None:
-            out[a] = AUTHOR_COLORS["disputed"]
-        elif str(a) in AUTHOR_COLORS:
-            out[a] = AUTHOR_COLORS[str(a)]
-        else:
-            out[a] = free[k % len(free)]
-            k += 1
-    return out
 
 
 def _axes(ax: Any, size: tuple[float, float]) -> Any:

@@ -79,18 +79,11 @@ class Rolling(Result):
         return [int(s) for s in self.segments["start"].iloc[1:]]
 
     def colors(self) -> dict[Hashable, str]:
-        """One colour per candidate: the book's author colours, else a fixed palette."""
-        from hclib.plotting import AUTHOR_COLORS
+        """One colour per candidate: the book's author colours, else a fixed palette
+        (:func:`hclib.plotting.label_colors`)."""
+        from hclib.plotting import label_colors
 
-        free = [c for c in _PALETTE if c not in AUTHOR_COLORS.values()] + list(_PALETTE)
-        out, k = {}, 0
-        for a in self.candidates:
-            if str(a) in AUTHOR_COLORS:
-                out[a] = AUTHOR_COLORS[str(a)]
-            else:
-                out[a] = free[k % len(free)]
-                k += 1
-        return out
+        return label_colors(self.candidates, _PALETTE)
 
     def verdict_line(self) -> str:
         """The first line: the segments, or that it cannot tell."""
