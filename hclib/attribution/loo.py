@@ -116,13 +116,16 @@ def grouped_loo_own(method: Method, known: np.ndarray, labels: Sequence[Hashable
 def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashable],
                       groups: Sequence[Hashable], rows: np.ndarray,
                       options: dict[str, Any], texts: np.ndarray | None = None, *,
-                      match: str = "none", seed: int = 0) -> np.ndarray:
+                      match: str = "none", seed: int = 0, direct: bool = False
+                      ) -> np.ndarray:
     """The (``rows`` × candidates) table of known texts ``rows``, each without its group.
 
     ``texts`` (one count row per entry of ``rows``) replaces the texts' own counts, e.g. by
     an excerpt of each, still scored without the group of known text ``rows[i]``. ``match``
     (:data:`LOO_MATCHES`) shrinks the other authors to the own author's size, seeded by
-    ``seed`` (module docstring)."""
+    ``seed`` (module docstring). ``direct``: Delta refitted on the texts kept, group by
+    group (quadratic in the known texts), instead of from running sums; the same table,
+    the reference the fast path is checked and timed against."""
     if match not in LOO_MATCHES:
         raise ValueError(f"match must be one of {list(LOO_MATCHES)}, got {match!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -134,7 +137,7 @@ def grouped_loo_table(method: Method, known: np.ndarray, labels: Sequence[Hashab
     x = known[rows] if texts is None else np.asarray(texts)
     if method.corpus:
         return _corpus_loo(method, known, author, gid, rows, x, options, match, int(seed))
-    if method.family == "Delta":  # refitted from running sums: linear in the texts
+    if method.family == "Delta" and not direct:  # from running sums: linear in the texts
         from hclib.formulas.stylometry import delta_without
 
         owned = _owned_groups(author, gid) if match == "group" else None
