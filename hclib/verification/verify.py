@@ -281,11 +281,17 @@ def _counted(vocabulary: int | Sequence[str] | None) -> bool:
     return vocabulary is None or isinstance(vocabulary, (int, np.integer))
 
 
-def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.DataFrame:
+def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
+           ) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table of the questioned texts (one row each) and their counts over the
+    vocabulary (for ``explain``)."""
     rows = []
+    v = len(problem.vocabulary)
+    counts = np.zeros((len(q_items), v), dtype=np.int64)
     known_tokens = float(np.mean([len(doc) for doc in problem.items]))
-    for items in q_items:
+    for i, items in enumerate(q_items):
         ids = _coded(items, problem.index)
+        counts[i] = np.bincount(ids[ids >= 0], minlength=v)
         row: dict[str, Any] = {"tokens": len(items), "in_vocabulary": int((ids >= 0).sum())}
         if row["in_vocabulary"] >= min_tokens:
             rel = problem.relative(items)
@@ -313,7 +319,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int) -> pd.D
                "pseudo_different"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
     frame["reason"] = frame["reason"].fillna("").astype(object)
-    return frame
+    return frame, counts
 
 
 def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray, band: float
@@ -390,7 +396,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
             relative_words=relative_words)
     q_items = [feats.items(t) for t in q_texts]
-    frame = _score(problem, q_items, min_tokens)
+    frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
     if model is not None:
         frame["probability"] = model.predict(frame)
@@ -399,9 +405,6 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
                                            frame["reason"].to_numpy(), band))
-    counts = np.array([np.bincount(i[i >= 0], minlength=len(problem.vocabulary)) for i in
-                       (_coded(q, problem.index) for q in q_items)],
-                      dtype=np.int64).reshape(len(q_items), len(problem.vocabulary))
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(problem.known_lex))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
