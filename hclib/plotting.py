@@ -70,7 +70,7 @@ LABEL_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
 def label_colors(labels: Sequence[Any], palette: Sequence[str] = LABEL_PALETTE
                  ) -> dict[Any, str]:
     """One colour per distinct label, in order of first appearance: the book's author
-    colour where it has one (:data:`AUTHOR_COLORS`), grey for ``None`` (no label), else the
+    colour where it has one (``AUTHOR_COLORS``), grey for ``None`` (no label), else the
     next colour of ``palette`` that is no author's, in turn (maps, rolling windows)."""
     out: dict[Any, str] = {}
     free = [c for c in palette if c not in AUTHOR_COLORS.values()]
