@@ -1,0 +1,96 @@
+"""The answers of hclib.verify *before* the relative score, on today's development sets.
+
+The verification study (``hclib.studies.verification_study``) compares its default with
+the answer it replaced: the HC probability of ``hclib.verify`` at commit ``BEFORE``
+(the HC† discrepancy to the known corpus, calibrated on impostors). That code is no
+longer in the package, but it is in the repository's history, so this script runs it:
+
+1. build the development sets with this tree (``build_sets(N_PROBLEMS, seed)``) and write
+   each problem's texts to a temporary file;
+2. check out ``BEFORE`` into a temporary git worktree and, with that tree on
+   ``PYTHONPATH``, answer every problem with its ``hclib.verify`` (impostors: the
+   problem's own texts, or for the novels the default Gutenberg pool of that commit
+   without the problem's two authors), PAN's answers (0.5 inside the band);
+3. store ``BEFORE_FILE`` (one row per problem, a ``texts`` digest of its texts, so that
+   the study can check that the problems are its own).
+
+Usage: ``python tools/verification_before.py`` from the repository root (a git checkout
+with its history; ``HCLIB_DATA_DIR`` set). It takes about a minute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The commit whose ``hclib.verify`` gave the HC probability the relative score replaced.
+BEFORE = "6684cb3"
+
+_ANSWER = r'''
+import math, pickle, sys
+import pandas as pd
+from tqdm import tqdm
+import hclib
+from hclib.verification.impostors import gutenberg_pool
+
+problems = pickle.load(open(sys.argv[1], "rb"))
+pool = gutenberg_pool()
+rows = []
+for p in tqdm(problems, desc="hclib.verify before the relative score"):
+    imp = p["impostors"] if p["impostors"] is not None else \
+        pool.without([p["author"], p["questioned_author"]])
+    r = hclib.verify(p["known"], p["questioned"], impostors=imp)
+    a = float(r.pan_answers().iloc[0])
+    rows.append({"problem": p["id"], "answer": a if math.isfinite(a) else 0.5})
+pd.DataFrame(rows).to_csv(sys.argv[2], index=False)
+'''
+
+
+def digest(known: list[str], questioned: str) -> str:
+    """The first 10 hex digits of the SHA-256 of a problem's texts."""
+    return hashlib.sha256("\x00".join([*known, questioned]).encode()).hexdigest()[:10]
+
+
+def main() -> pd.DataFrame:
+    sys.path.insert(0, str(ROOT))
+    from hclib.studies.verification_sets import build_sets
+    from hclib.studies.verification_study import BEFORE_FILE, N_PROBLEMS, REPLACED
+
+    problems = build_sets(N_PROBLEMS, 0)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree, given, answers = Path(tmp, "before"), Path(tmp, "p.pkl"), Path(tmp, "a.csv")
+        given.write_bytes(pickle.dumps([
+            {"id": p.id, "known": p.known, "questioned": p.questioned, "author": p.author,
+             "questioned_author": p.questioned_author, "impostors": p.impostor_texts}
+            for p in problems]))
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), BEFORE],
+                       cwd=ROOT, check=True)
+        try:
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            subprocess.run([sys.executable, "-c", _ANSWER, str(given), str(answers)],
+                           cwd=tree, env=env, check=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                           check=True)
+        got = pd.read_csv(answers).set_index("problem")["answer"]
+    frame = pd.DataFrame({
+        "variant": REPLACED, "family": "HC (before)", "set": [p.set for p in problems],
+        "part": [p.part for p in problems], "problem": [p.id for p in problems],
+        "same": [p.same for p in problems], "known": [len(p.known) for p in problems],
+        "answer": [float(got[p.id]) for p in problems], "mode": "direct",
+        "texts": [digest(p.known, p.questioned) for p in problems]})
+    frame.to_csv(BEFORE_FILE, index=False, float_format="%.6f")
+    print(f"{len(frame)} answers of hclib at {BEFORE} -> {BEFORE_FILE}")
+    return frame
+
+
+if __name__ == "__main__":
+    main()
