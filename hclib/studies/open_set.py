@@ -102,6 +102,29 @@ whole third novels 0.56-0.84, Collins's pieces 0.73-0.87 and whole 0.84; C: 0.54
 0.71-0.84, 0.81). What would reach the
 targets: impostors of the texts' own kind (a pool given by the user), random feature
 subsets (General Impostors) instead of one row, and character n-grams.
+
+Third rule (issue 41, items 4-6; written and committed before any of its variants was
+run). ``p_outsider`` from a General-Impostors score inside :func:`hclib.attribute`
+(:mod:`hclib.attribution.impostors`): for a text with best candidate :math:`a`, over
+:math:`R = 100` random halves of the vocabulary (one batched call), the share of subsets
+in which the text is nearer (min-max on relative frequencies) one of :math:`a`'s known
+texts than the nearest known text of every other candidate (forward), and one of
+:math:`a`'s known texts nearer the text than that known text's nearest other-candidate
+text (backward); every text thinned to one length (the shortest known text's tokens in the
+vocabulary), so a whole novel is compared at the length of the pieces. Calibrated as C
+(insider and outsider rows of the known texts, each candidate left out in turn, the rows
+read at :math:`C - 1` candidates) with one change: a calibration row never compares a
+known text with the other texts of its own group or of its own work found by
+:func:`hclib.attribution.works.detect_works` (flat folders). Variants: (GI) the forward
+and backward shares; (GI+C) GI and C's :math:`(g, z)`; C for reference, rerun in the same
+code. Rule: the largest ROC AUC of ``p_outsider`` for an outsider's text on the PAN 2018
+*training* problems (seeds 0, 1, 2, :func:`outsider_signals`), a variant within 0.01 of the
+best losing to one with fewer features (C and GI have two); the winner replaces C as the
+default only if its AUC exceeds C's by more than 0.01 *and* its mean estimated share on the
+Gutenberg folds in work folders (:func:`hclib.studies.your_texts.gutenberg_expected`, no
+outsider) is at most 5 %. Every variant is then reported on the PAN test problems, the
+Gutenberg folds (work and flat folders), the novels (whole third novels, Collins) and the
+Federalist.
 """
 
 from __future__ import annotations
