@@ -88,6 +88,7 @@ from tqdm import tqdm
 
 from hclib._checks import check_positive_int
 from hclib.calibration import ConfidenceModel, confidence_features, fit_confidence
+from hclib.calibration import outsider as outsider_module
 from hclib.texts.features import Features, parse_features
 from hclib.texts.protocols import (Protocol, TokenCache, get_protocol, ignored_words,
                                    protocol_tables)
@@ -104,8 +105,9 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
 from .result import Advice, Attribution
 from .selection import select
 from .works import MAX_TEXTS, PIECES, detect_works
+from .impostors import exclusion_sets, impostor_features, impostor_space
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
-                    outsider_learns_works)
+                    outsider_learns_works, with_impostors)
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -163,8 +165,11 @@ class _Problem:
 def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
          vocabulary: Any, gamma: float, rule: str, reject: float | None, reject_by: str,
          min_tokens: int, options: dict[str, Any], loo_match: str = DEFAULT_LOO_MATCH,
-         loo_texts: int | None = LOO_TEXTS) -> Attribution:
-    """One method on one feature set: tables, grouped leave-one-out, ranks, confidence."""
+         loo_texts: int | None = LOO_TEXTS, work_labels: Sequence[Hashable] | None = None
+         ) -> Attribution:
+    """One method on one feature set: tables, grouped leave-one-out, ranks, confidence;
+    ``work_labels``: the pieces of one work found among flat known texts (a label per
+    text)."""
     known = problem.known
     labels, n_known = known.authors, len(known.texts)
     cache = TokenCache() if proto is not None else None
@@ -256,6 +261,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
             matched_ranks[at, own] = known_ranks[at, own]
             result = replace(result, matched_ranks=pd.DataFrame(
                 matched_ranks, index=loo_names, columns=cands))
+    if outsider_module.uses_impostors() and len(cands) >= 3:
+        result = _with_impostor_space(result, groups, work_labels)
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
                 for match in matches]
     full = all(e is not None for e in excerpts)
@@ -301,9 +308,36 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     names = [f"excerpt {i}" for i in range(sample.size)]
     frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
-    both = tuple(b.assign(_source=source)
-                 for b in insider_outsider(result, frame, ranks, evidence, true))
-    return base, both
+    both = insider_outsider(result, frame, ranks, evidence, true)
+    if result.impostor_space is not None:
+        both = with_impostors(result, both, result.impostor_space.distances(thin, seed=2),
+                              sample, true)
+    return base, tuple(b.assign(_source=source) for b in both)
+
+
+def _with_impostor_space(result: Attribution, groups: list,
+                         works: Sequence[Hashable] | None) -> Attribution:
+    """``result`` with the impostor score's space of the known texts and the impostor
+    features of the texts to attribute and of the known rows
+    (:mod:`hclib.attribution.impostors`)."""
+    labels = result._known_labels
+    space = impostor_space(result._known_counts, labels, result.candidates,
+                           exclusion_sets(groups, works))
+    column = {c: j for j, c in enumerate(result.candidates)}
+    table = np.full((len(result.table), 2), np.nan)
+    scored = np.isfinite(result.table.to_numpy()).all(axis=1)
+    if scored.any():
+        base = result._base(result.table, result.ranks, result.tokens)[scored]
+        best = np.array([column[a] for a in base["author"]])
+        table[scored] = impostor_features(space, space.distances(result._counts[scored]),
+                                          best)
+    rows = np.array([result._known_index[n] for n in result.known_table.index])
+    evidence = result.known_tokens.loc[result.known_table.index]
+    base = result._base(result.known_table, result.known_ranks, evidence)
+    best = np.array([column[a] for a in base["author"]])
+    known = impostor_features(space, space.kk[:, rows, :], best, None, space.exclude[rows])
+    return replace(result, impostor_space=space, impostor_table=table,
+                   impostor_known=known)
 
 
 def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[str, Any],
@@ -586,8 +620,9 @@ def attribute(
         options.update(proto.score_options)
 
     def run(m: Method, feats: Features) -> Attribution:
+        found = None if works is None or not works.found else list(works.groups)
         return replace(_fit(problem, m, feats, proto, vocabulary, gamma, rule, reject,
-                            reject_by, min_tokens, options, loo_match, loo_texts),
+                            reject_by, min_tokens, options, loo_match, loo_texts, found),
                        pieces=works)
 
     if auto:

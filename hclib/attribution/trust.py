@@ -33,12 +33,15 @@ from dataclasses import replace
 import pandas as pd
 
 from hclib.calibration import outsider
+
+from .impostors import impostor_features
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
                                expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
-           "fit_outsider_model", "insider_outsider", "outsider_learns_works", "p_outsider"]
+           "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
+           "p_outsider", "with_impostors"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
 #: the known texts for the interval of the expected accuracy (each with 20 draws of the
@@ -255,6 +258,37 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
     return inside, outside
 
 
+def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], d: np.ndarray,
+                   known: np.ndarray, true: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The insider and outsider ``frames`` (:func:`insider_outsider`) of known texts (or
+    excerpts of them) ``known`` (indices) by ``true`` authors, with the impostor features
+    (:func:`hclib.attribution.impostors.impostor_features`, distances ``d`` to the known
+    texts) in their ``_u`` columns; unchanged without an impostor space."""
+    space = result.impostor_space
+    if space is None:
+        return frames
+    column = {c: j for j, c in enumerate(result.candidates)}
+    own = np.array([column[a] for a in true])
+    exclude = space.exclude[np.asarray(known)]
+    out = []
+    for frame, left in zip(frames, (None, own)):
+        best = np.array([column[a] for a in frame["author"]])
+        gi = impostor_features(space, d, best, left, exclude)
+        out.append(fill_impostors(frame, gi))
+    return out[0], out[1]
+
+
+def fill_impostors(frame: pd.DataFrame, gi: np.ndarray) -> pd.DataFrame:
+    """``frame`` with the impostor features ``gi`` (rows × :data:`~hclib.calibration.outsider.
+    IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
+    names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
+    frame = frame.copy()
+    for j, name in enumerate(outsider.IMPOSTOR_FEATURES):
+        if name in names:
+            frame[f"_u{names.index(name)}"] = gi[:, j]
+    return frame
+
+
 def outsider_learns_works() -> bool:
     """True when the outsider model's variant has the evidence among its features
     (:data:`hclib.calibration.outsider.WITH_LENGTH`) and so also learns from whole works
@@ -287,6 +321,11 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     if result.matched_table is not None:
         table, ranks = result.matched_table, result.matched_ranks
     inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
+    if result.impostor_space is not None:
+        rows = np.array([result._known_index[n] for n in names])
+        inside, outside = with_impostors(result, (inside, outside),
+                                         result.impostor_space.kk[:, rows, :], rows,
+                                         result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]

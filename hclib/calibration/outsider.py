@@ -56,13 +56,18 @@ from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["DEFAULT_VARIANT", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
+__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
            "outsider_posterior", "relative_features", "WITH_LENGTH"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
-    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z")}
+    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
+    "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z")}
+#: The features that are not read from the discrepancy row: the forward and backward
+#: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
+#: in by the attribution.
+IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
 #: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
 #: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
 WITH_LENGTH: tuple[str, ...] = ("G",)
@@ -71,6 +76,11 @@ DEFAULT_VARIANT = "C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
+
+
+def uses_impostors(variant: str = "") -> bool:
+    """True when ``variant`` (default: :data:`DEFAULT_VARIANT`) has impostor features."""
+    return any(f in IMPOSTOR_FEATURES for f in OUTSIDER_VARIANTS[variant or DEFAULT_VARIANT])
 
 
 def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarray:
@@ -121,7 +131,8 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "rho": d1 / np.maximum(d2, tiny),
                 "z": np.clip((mean - d1) / np.maximum(sd, tiny), 0.0, _CLIP),
                 "ell": np.log(np.maximum(d1, tiny) / np.maximum(mean, tiny)),
-                "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny))}
+                "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny)),
+                "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
     out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
     return out
 
