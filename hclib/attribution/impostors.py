@@ -41,8 +41,8 @@ import numpy as np
 
 from hclib.engine.distances import pair_distances, subset_masks
 
-__all__ = ["DISTANCE", "SHARE", "SUBSETS", "ImpostorSpace", "exclusion_sets",
-           "impostor_features", "impostor_space"]
+__all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "exclusion_sets",
+           "impostor_features", "impostor_space", "windows"]
 
 #: Random feature subsets :math:`R`.
 SUBSETS = 100
@@ -51,6 +51,8 @@ SHARE = 0.5
 #: The distance (:data:`hclib.engine.distances.DISTANCES`): min-max, that of General
 #: Impostors.
 DISTANCE = "minmax"
+#: Contiguous windows of a long text to attribute (:func:`windows`).
+WINDOWS = 3
 _CELLS = 20_000_000  # pairs × features of one block of pair_distances
 
 
@@ -83,6 +85,21 @@ def thin(counts: np.ndarray, length: int, seed: int) -> np.ndarray:
     total = counts.sum(axis=1)
     p = np.where(total > length, length / np.maximum(total, 1), 1.0)
     return np.random.default_rng(seed).binomial(counts, p[:, None])
+
+
+def windows(tokens: Sequence[str], index: dict[str, int], length: int,
+            n: int = WINDOWS) -> np.ndarray | None:
+    """The counts (windows × vocabulary) of up to ``n`` evenly spaced contiguous windows of
+    ``length`` tokens inside the vocabulary (``index``: item → column) of a text of at least
+    ``2 · length`` of them, else ``None``: a long text read as pieces of the known texts'
+    length, not as one random bag of all its tokens (smoother than any piece)."""
+    ids = np.fromiter((index.get(t, -1) for t in tokens), dtype=np.int64)
+    ids = ids[ids >= 0]
+    if length < 1 or ids.size < 2 * length:
+        return None
+    k = min(n, ids.size // length)
+    starts = np.linspace(0, ids.size - length, k).astype(np.int64)
+    return np.stack([np.bincount(ids[s:s + length], minlength=len(index)) for s in starts])
 
 
 def exclusion_sets(groups: Sequence[Hashable], works: Sequence[Hashable] | None = None

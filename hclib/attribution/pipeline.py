@@ -105,7 +105,7 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
 from .result import Advice, Attribution
 from .selection import select
 from .works import MAX_TEXTS, PIECES, detect_works
-from .impostors import exclusion_sets, impostor_features, impostor_space
+from .impostors import exclusion_sets, impostor_features, impostor_space, windows
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
                     outsider_learns_works, with_impostors)
 
@@ -262,7 +262,10 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
             result = replace(result, matched_ranks=pd.DataFrame(
                 matched_ranks, index=loo_names, columns=cands))
     if outsider_module.uses_impostors() and len(cands) >= 3:
-        result = _with_impostor_space(result, groups, work_labels)
+        long_texts = None
+        if proto is None and outsider_module.DEFAULT_VARIANT in outsider_module.WINDOWED:
+            long_texts = items[n_known:]
+        result = _with_impostor_space(result, groups, work_labels, long_texts)
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
                 for match in matches]
     full = all(e is not None for e in excerpts)
@@ -316,10 +319,12 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
 
 
 def _with_impostor_space(result: Attribution, groups: list,
-                         works: Sequence[Hashable] | None) -> Attribution:
+                         works: Sequence[Hashable] | None,
+                         tokens: list[list[str]] | None = None) -> Attribution:
     """``result`` with the impostor score's space of the known texts and the impostor
     features of the texts to attribute and of the known rows
-    (:mod:`hclib.attribution.impostors`)."""
+    (:mod:`hclib.attribution.impostors`); with their ``tokens``, a long text to attribute
+    is read in windows (:func:`hclib.attribution.impostors.windows`)."""
     labels = result._known_labels
     space = impostor_space(result._known_counts, labels, result.candidates,
                            exclusion_sets(groups, works))
@@ -329,8 +334,19 @@ def _with_impostor_space(result: Attribution, groups: list,
     if scored.any():
         base = result._base(result.table, result.ranks, result.tokens)[scored]
         best = np.array([column[a] for a in base["author"]])
-        table[scored] = impostor_features(space, space.distances(result._counts[scored]),
-                                          best)
+        at = np.flatnonzero(scored)
+        parts, owner = [], []
+        index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
+        for k, i in enumerate(at):
+            win = None if tokens is None else windows(tokens[i], index, space.length)
+            part = result._counts[i][None, :] if win is None else win
+            parts.append(part)
+            owner.extend([k] * len(part))
+        owner = np.array(owner)
+        gi = impostor_features(space, space.distances(np.vstack(parts)), best[owner])
+        total = np.zeros((at.size, 2))
+        np.add.at(total, owner, gi)
+        table[at] = total / np.bincount(owner, minlength=at.size)[:, None]
     rows = np.array([result._known_index[n] for n in result.known_table.index])
     evidence = result.known_tokens.loc[result.known_table.index]
     base = result._base(result.known_table, result.known_ranks, evidence)
