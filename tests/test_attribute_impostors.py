@@ -15,7 +15,7 @@ from test_attribute_trust import WORDS, authors, outsider_problem, text
 
 
 def brute_force(space: impostors.ImpostorSpace, d: np.ndarray, best: int, left: int,
-                exclude: int) -> tuple[float, float]:
+                exclude: int, statistic: str = "nearest") -> tuple[float, float]:
     """The shares (f, b) by their definition, one subset and one impostor left out at a
     time."""
     valid = space.exclude != exclude
@@ -27,32 +27,40 @@ def brute_force(space: impostors.ImpostorSpace, d: np.ndarray, best: int, left: 
     for r in range(d.shape[0]):
         for kept in drops:
             others = [j for j in np.flatnonzero(valid) if space.label[j] in kept]
+            if statistic == "mean":
+                f.append(np.mean([d[r, k] < min(d[r, j] for j in others) for k in own]))
+                b.append(np.mean([d[r, k] < min(space.kk[r, k, j] for j in others)
+                                  for k in own]))
+                continue
             f.append(min(d[r, k] for k in own) < min(d[r, j] for j in others))
             b.append(any(d[r, k] < min(space.kk[r, k, j] for j in others) for k in own))
     return float(np.mean(f)), float(np.mean(b))
 
 
-def test_shares_match_their_definition() -> None:
+@pytest.mark.parametrize("statistic", ["nearest", "mean"])
+def test_shares_match_their_definition(statistic: str) -> None:
     rng = np.random.default_rng(0)
     n_cand, per = 4, 3
     counts = rng.poisson(5.0, (n_cand * per, 30))
     labels = [f"a{i // per}" for i in range(n_cand * per)]
     cands = [f"a{i}" for i in range(n_cand)]
     exclude = impostors.exclusion_sets(list(range(len(labels))), None)
-    space = impostors.impostor_space(counts, labels, cands, exclude, n_subsets=7)
+    space = impostors.impostor_space(counts, labels, cands, exclude, n_subsets=7,
+                                     statistic=statistic)
     q = rng.poisson(5.0, (3, 30))
     d = space.distances(q)
     for best, left in ((0, -1), (2, -1), (1, 3)):
         got = impostors.impostor_features(space, d, np.full(3, best), np.full(3, left))
         for i in range(3):
-            assert got[i] == pytest.approx(brute_force(space, d[:, i], best, left, -1))
+            assert got[i] == pytest.approx(brute_force(space, d[:, i], best, left, -1,
+                                                       statistic))
     # a known text as the row: its own exclusion set is never compared
     rows = np.array([1, 4])
     got = impostors.impostor_features(space, space.kk[:, rows, :], np.array([0, 1]),
                                       None, exclude[rows])
     for i, k in enumerate(rows):
         assert got[i] == pytest.approx(brute_force(space, space.kk[:, k], [0, 1][i], -1,
-                                                   exclude[k]))
+                                                   exclude[k], statistic))
     # two candidates: no impostor once one is left out, none to leave out otherwise
     two = impostors.impostor_space(counts[:6], labels[:6], cands[:2], exclude[:6], 5)
     assert np.isnan(impostors.impostor_features(two, two.distances(q), np.zeros(3))).all()
@@ -74,7 +82,7 @@ def test_windows_are_contiguous_pieces_of_the_length() -> None:
     assert impostors.thin(np.array([[500, 500], [3, 4]]), 100, 0).sum(axis=1)[1] == 7
 
 
-@pytest.fixture(params=["GI", "GIw"])
+@pytest.fixture(params=["GI", "GIw", "GIm"])
 def variant(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setattr(outsider, "DEFAULT_VARIANT", request.param)
     return request.param

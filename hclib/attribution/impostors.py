@@ -70,6 +70,7 @@ class ImpostorSpace:
     length: int
     n_candidates: int
     seed: int = 0
+    statistic: str = "nearest"  # the shares' (impostor_features)
 
     def distances(self, counts: np.ndarray, seed: int = 1) -> np.ndarray:
         """(subsets × texts × known) distances of texts ``counts`` (over the vocabulary),
@@ -127,7 +128,8 @@ def exclusion_sets(groups: Sequence[Hashable], works: Sequence[Hashable] | None 
 
 def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
                    candidates: Sequence[Hashable], exclude: np.ndarray,
-                   n_subsets: int = SUBSETS, seed: int = 0) -> ImpostorSpace:
+                   n_subsets: int = SUBSETS, seed: int = 0, statistic: str = "nearest"
+                   ) -> ImpostorSpace:
     """The :class:`ImpostorSpace` of the known texts (module docstring)."""
     known_counts = np.asarray(known_counts, dtype=np.int64)
     column = {c: j for j, c in enumerate(candidates)}
@@ -145,7 +147,7 @@ def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
         kk[:, f, s] = d
         kk[:, s, f] = d
     return ImpostorSpace(known, label, np.asarray(exclude), masks, kk, length,
-                         len(candidates), seed)
+                         len(candidates), seed, statistic)
 
 
 def _distances(q: np.ndarray, known: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -165,12 +167,20 @@ def _distances(q: np.ndarray, known: np.ndarray, masks: np.ndarray) -> np.ndarra
 
 def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
                       left_out: np.ndarray | None = None,
-                      exclude: np.ndarray | None = None) -> np.ndarray:
+                      exclude: np.ndarray | None = None,
+                      statistic: str | None = None) -> np.ndarray:
     """(rows × 2) forward and backward shares :math:`(f, b)` (module docstring) of texts
     whose distances to the known texts are ``d`` (subsets × rows × known), with best
     candidate ``best`` (index), the candidate ``left_out`` of an outsider row (-1: none)
     and the exclusion set ``exclude`` of a known text (-1: a text to attribute). NaN
-    where there is no impostor or no text of the best candidate."""
+    where there is no impostor or no text of the best candidate. ``statistic="mean"``:
+    each share the mean over the best candidate's texts :math:`k` of the indicator of
+    :math:`k` alone (its expectation does not grow with their number); default: the
+    space's."""
+    statistic = space.statistic if statistic is None else statistic
+    if statistic not in ("nearest", "mean"):
+        raise ValueError(f"statistic must be 'nearest' or 'mean', got {statistic!r}")
+    each = statistic == "mean"
     n = d.shape[1]
     left_out = np.full(n, -1) if left_out is None else np.asarray(left_out)
     exclude = np.full(n, -1) if exclude is None else np.asarray(exclude)
@@ -186,10 +196,11 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
             continue
         drop = l_i < 0  # all candidates: each impostor candidate left out in turn
         near = d[:, i, own]  # (subsets × own)
-        fwd = _below(near.min(axis=1)[:, None],
-                     _candidate_min(d[:, i, :], space.label, valid, imp)[:, None, :], drop)
+        m = _candidate_min(d[:, i, :], space.label, valid, imp)[:, None, :]
+        fwd = _below(near, m, drop, True) if each else \
+            _below(near.min(axis=1)[:, None], m, drop)
         back = _below(near, _candidate_min(space.kk[:, own, :], space.label, valid, imp),
-                      drop)
+                      drop, each)
         out[i] = fwd.mean(), back.mean()
     return out
 
@@ -201,15 +212,17 @@ def _candidate_min(d: np.ndarray, label: np.ndarray, valid: np.ndarray,
     return np.stack([np.min(d[..., valid & (label == c)], axis=-1) for c in imp], axis=-1)
 
 
-def _below(x: np.ndarray, m: np.ndarray, drop: bool) -> np.ndarray:
+def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False) -> np.ndarray:
     """(subsets × kept) the indicator that some column of ``x`` (subsets × own) is below
-    the least of its impostor minima ``m`` (subsets × own × impostors); kept: one column,
-    or with ``drop`` one per impostor left out in turn (then the least of the others)."""
+    the least of its impostor minima ``m`` (subsets × own × impostors; own may be 1) or,
+    with ``each``, the share of the columns that are; kept: one column, or with ``drop``
+    one per impostor left out in turn (then the least of the others)."""
+    reduce = np.mean if each else np.any
     order = np.argsort(m, axis=-1)
     s = np.take_along_axis(m, order, axis=-1)
     if not drop:
-        return np.any(x < s[..., 0], axis=1)[:, None].astype(np.float64)
+        return reduce(x < s[..., 0], axis=1)[:, None].astype(np.float64)
     k = m.shape[-1]
     # leaving out impostor c: the least of the others, the second least where c is the least
     thr = np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1])
-    return np.any(x[..., None] < thr, axis=1).astype(np.float64)
+    return reduce(x[..., None] < thr, axis=1).astype(np.float64)

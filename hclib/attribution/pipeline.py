@@ -327,7 +327,9 @@ def _with_impostor_space(result: Attribution, groups: list,
     is read in windows (:func:`hclib.attribution.impostors.windows`)."""
     labels = result._known_labels
     space = impostor_space(result._known_counts, labels, result.candidates,
-                           exclusion_sets(groups, works))
+                           exclusion_sets(groups, works), statistic="mean"
+                           if outsider_module.DEFAULT_VARIANT in outsider_module.MEAN_SHARES
+                           else "nearest")
     column = {c: j for j, c in enumerate(result.candidates)}
     table = np.full((len(result.table), 2), np.nan)
     scored = np.isfinite(result.table.to_numpy()).all(axis=1)

@@ -56,7 +56,8 @@ from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "WINDOWED", "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
+__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "MEAN_SHARES", "WINDOWED",
+           "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
            "outsider_posterior", "relative_features", "WITH_LENGTH"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
@@ -64,10 +65,14 @@ OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
     "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
     "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
-    "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z")}
+    "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
+    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z")}
 #: The impostor variants whose long texts to attribute are read in contiguous windows
 #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
-WINDOWED: tuple[str, ...] = ("GIw", "GIw+C")
+WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C")
+#: The impostor variants whose shares are means over the best candidate's texts
+#: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C")
 #: The features that are not read from the discrepancy row: the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution.
