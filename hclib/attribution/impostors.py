@@ -5,8 +5,7 @@ are impostors of :math:`Q`'s own kind. Every text is thinned to one length :math
 fewest tokens inside the vocabulary of any known text; binomial thinning, seeded), so a
 whole novel is compared at the length of the pieces it is attributed from. Over :math:`R`
 random halves :math:`S_r` of the vocabulary (:func:`hclib.engine.distances.subset_masks`,
-one batched call of :func:`hclib.engine.distances.pair_distances`, min-max on relative
-frequencies), with :math:`A` the known texts of :math:`a` and :math:`I` those of the
+one batched call of :func:`minmax_pairs`, min-max on relative frequencies), with :math:`A` the known texts of :math:`a` and :math:`I` those of the
 impostor candidates,
 
 .. math::
@@ -39,17 +38,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hclib.engine.distances import pair_distances, subset_masks
+from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "exclusion_sets",
-           "impostor_features", "impostor_space", "windows"]
+           "impostor_features", "impostor_space", "minmax_pairs", "windows"]
 
 #: Random feature subsets :math:`R`.
 SUBSETS = 100
 #: The share of the vocabulary in each subset.
 SHARE = 0.5
-#: The distance (:data:`hclib.engine.distances.DISTANCES`): min-max, that of General
-#: Impostors.
+#: The distance: min-max, that of General Impostors (:func:`minmax_pairs`, equal to
+#: :func:`hclib.engine.distances.pair_distances` under ``"minmax"``).
 DISTANCE = "minmax"
 #: Contiguous windows of a long text to attribute (:func:`windows`).
 WINDOWS = 3
@@ -140,28 +139,42 @@ def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
     n = len(known)
     first, second = np.triu_indices(n, 1)  # symmetric: each pair once
     kk = np.full((masks.shape[0], n, n), np.inf)
-    step = max(1, _CELLS // max(known.shape[1], 1))
-    for start in range(0, first.size, step):
-        f, s = first[start:start + step], second[start:start + step]
-        d = pair_distances(known, f, s, masks, DISTANCE)
-        kk[:, f, s] = d
-        kk[:, s, f] = d
+    d = minmax_pairs(known, known, first, second, masks)
+    kk[:, first, second] = d
+    kk[:, second, first] = d
     return ImpostorSpace(known, label, np.asarray(exclude), masks, kk, length,
                          len(candidates), seed, statistic)
 
 
 def _distances(q: np.ndarray, known: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """(subsets × q × known) distances, in blocks of rows of ``q``."""
+    """(subsets × q × known) min-max distances (:func:`minmax_pairs`)."""
     n_q, n_k = q.shape[0], known.shape[0]
-    out = np.empty((masks.shape[0], n_q, n_k))
-    step = max(1, _CELLS // max(n_k * q.shape[1], 1))
-    texts = np.vstack([known, q])
-    for start in range(0, n_q, step):
-        rows = np.arange(start, min(start + step, n_q))
-        first = np.repeat(n_k + rows, n_k)
-        second = np.tile(np.arange(n_k), rows.size)
-        d = pair_distances(texts, first, second, masks, DISTANCE)
-        out[:, rows, :] = d.reshape(masks.shape[0], rows.size, n_k)
+    first = np.repeat(np.arange(n_q), n_k)
+    second = np.tile(np.arange(n_k), n_q)
+    return minmax_pairs(q, known, first, second, masks).reshape(masks.shape[0], n_q, n_k)
+
+
+def minmax_pairs(x: np.ndarray, y: np.ndarray, first: np.ndarray, second: np.ndarray,
+                 masks: np.ndarray) -> np.ndarray:
+    r"""(subsets × pairs) min-max distances of the pairs ``(x[first[p]], y[second[p]])`` on
+    the feature subsets ``masks``, :math:`1 - \frac{M \min(a, b)}{M a + M b - M \min(a, b)}`
+    on relative frequencies (as :func:`hclib.engine.distances.pair_distances`), with the
+    minima as a sparse matrix: a short text has few words of a large vocabulary, and two
+    texts fewer in common."""
+    from scipy import sparse
+    mf = np.asarray(masks, dtype=np.float32)
+    fx = (x / np.maximum(x.sum(axis=1, keepdims=True), 1)).astype(np.float32)
+    fy = (y / np.maximum(y.sum(axis=1, keepdims=True), 1)).astype(np.float32)
+    own_x, own_y = mf @ fx.T, mf @ fy.T
+    sx, sy = sparse.csr_matrix(fx), sparse.csr_matrix(fy)
+    out = np.empty((mf.shape[0], first.size))
+    step = max(1, _CELLS // max(x.shape[1], 1))
+    for start in range(0, first.size, step):
+        f, s = first[start:start + step], second[start:start + step]
+        common = np.asarray((sx[f].minimum(sy[s]) @ mf.T).T)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[:, start:start + step] = 1.0 - common / (own_x[:, f] + own_y[:, s] - common)
+    out[~np.isfinite(out)] = np.inf
     return out
 
 
@@ -185,31 +198,41 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
     left_out = np.full(n, -1) if left_out is None else np.asarray(left_out)
     exclude = np.full(n, -1) if exclude is None else np.asarray(exclude)
     out = np.full((n, 2), np.nan)
-    cands = np.arange(space.n_candidates)
+    label, n_c = space.label, space.n_candidates
+    per_all = np.bincount(label, minlength=n_c)
+    cm_q = _per_candidate_min(d, label, n_c)  # (subsets × rows × candidates), all texts
+    cm_kk = _per_candidate_min(space.kk, label, n_c)  # (subsets × known × candidates)
     for i in range(n):
         b_i, l_i = int(best[i]), int(left_out[i])
-        valid = space.exclude != exclude[i]
-        own = np.flatnonzero(valid & (space.label == b_i))
-        imp = [c for c in cands if c != b_i and c != l_i
-               and np.any(valid & (space.label == c))]
+        gone = space.exclude == exclude[i]  # the row's own exclusion set
+        valid = ~gone
+        per = per_all - np.bincount(label[gone], minlength=n_c)
+        own = np.flatnonzero(valid & (label == b_i))
+        imp = [c for c in range(n_c) if c != b_i and c != l_i and per[c] > 0]
         if not own.size or not imp or (l_i < 0 and len(imp) < 2):
             continue
         drop = l_i < 0  # all candidates: each impostor candidate left out in turn
         near = d[:, i, own]  # (subsets × own)
-        m = _candidate_min(d[:, i, :], space.label, valid, imp)[:, None, :]
-        fwd = _below(near, m, drop, True) if each else \
-            _below(near.min(axis=1)[:, None], m, drop)
-        back = _below(near, _candidate_min(space.kk[:, own, :], space.label, valid, imp),
-                      drop, each)
+        m_f = cm_q[:, i, imp][:, None, :]
+        m_b = cm_kk[:, own][:, :, imp]
+        for c in np.unique(label[gone]):  # the minima that lose the excluded texts
+            if c in imp:
+                j = imp.index(int(c))
+                keep = valid & (label == c)
+                m_f[:, 0, j] = d[:, i, keep].min(axis=-1)
+                m_b[:, :, j] = space.kk[:, own][:, :, keep].min(axis=-1)
+        fwd = _below(near, m_f, drop, True) if each else \
+            _below(near.min(axis=1)[:, None], m_f, drop)
+        back = _below(near, m_b, drop, each)
         out[i] = fwd.mean(), back.mean()
     return out
 
 
-def _candidate_min(d: np.ndarray, label: np.ndarray, valid: np.ndarray,
-                   imp: list[int]) -> np.ndarray:
-    """(..., impostor candidates) the least distance to each impostor candidate's valid
-    known texts, from ``d`` (..., known)."""
-    return np.stack([np.min(d[..., valid & (label == c)], axis=-1) for c in imp], axis=-1)
+def _per_candidate_min(d: np.ndarray, label: np.ndarray, n_c: int) -> np.ndarray:
+    """(..., candidates) the least of ``d`` (..., known) over each candidate's texts."""
+    order = np.argsort(label, kind="stable")
+    starts = np.searchsorted(label[order], np.arange(n_c))
+    return np.minimum.reduceat(d[..., order], starts, axis=-1)
 
 
 def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False) -> np.ndarray:

@@ -266,8 +266,9 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         if proto is None and outsider_module.DEFAULT_VARIANT in outsider_module.WINDOWED:
             long_texts = items[n_known:]
         result = _with_impostor_space(result, groups, work_labels, long_texts)
-    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
-                for match in matches]
+    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
+                                  impostors=k == len(matches) - 1)
+                for k, match in enumerate(matches)]  # the outsider model uses the last
     full = all(e is not None for e in excerpts)
     model, calibration = _fit_confidence(result, pd.concat([e[0] for e in excerpts])
                                          if full else None)
@@ -286,7 +287,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
 
 
 def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
-                      options: dict[str, Any], loo_match: str = "none"
+                      options: dict[str, Any], loo_match: str = "none",
+                      impostors: bool = True
                       ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
@@ -294,7 +296,8 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length. Also their insider and
-    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)."""
+    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`), with the impostor
+    features where ``impostors`` (:mod:`hclib.attribution.impostors`)."""
     if not rows.size:
         return None
     rng = np.random.default_rng(0)
@@ -312,7 +315,7 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
     both = insider_outsider(result, frame, ranks, evidence, true)
-    if result.impostor_space is not None:
+    if result.impostor_space is not None and impostors:
         both = with_impostors(result, both, result.impostor_space.distances(thin, seed=2),
                               sample, true)
     return base, tuple(b.assign(_source=source) for b in both)

@@ -81,7 +81,7 @@ IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
 #: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
 WITH_LENGTH: tuple[str, ...] = ("G",)
 #: The variant chosen by the rule of :mod:`hclib.studies.open_set`, fixed before its run.
-DEFAULT_VARIANT = "C"
+DEFAULT_VARIANT = "GIm+C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
