@@ -94,7 +94,7 @@ def test_impostor_share_of_outsiders_is_recovered(variant: str, n_out: int) -> N
     is within 0.2 of the truth, and the outsiders' texts get the larger ``p_outsider``."""
     known, unknown = outsider_problem(n_out)
     res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
-    assert res.impostor_table is not None
+    assert res.impostors is not None
     v = res.verdicts
     share = res.expected_accuracy.outsiders
     assert abs(share - n_out / (n_out + 15)) < 0.2, share
@@ -126,5 +126,5 @@ def test_no_impostor_score_with_two_candidates(variant: str) -> None:
     known = {a: [text(rng, rates[a], 300) for _ in range(4)] for a in "ab"}
     res = hclib.attribute(known, [text(rng, rates["a"], 300)], vocabulary=60,
                           progress=False)
-    assert res.impostor_table is None and res.outsider_model is None
+    assert res.impostors is None and res.outsider_model is None
     assert np.isnan(res.verdicts["p_outsider"]).all()

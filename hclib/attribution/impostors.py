@@ -34,14 +34,17 @@ works of one author are, and a text to attribute is never a sibling of a known o
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
+from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
-__all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "exclusion_sets",
-           "impostor_features", "impostor_space", "minmax_pairs", "windows"]
+__all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
+           "exclusion_sets", "impostor_features", "impostor_space", "minmax_pairs", "windows",
+           "with_impostor_space"]
 
 #: Random feature subsets :math:`R`.
 SUBSETS = 100
@@ -76,6 +79,17 @@ class ImpostorSpace:
         each thinned to the space's length first."""
         q = thin(np.atleast_2d(counts), self.length, seed)
         return _distances(q, self.known, self.masks)
+
+
+@dataclass(frozen=True, eq=False)
+class Impostors:
+    """What an attribution keeps of the impostor score: the known texts' ``space`` and the
+    (rows × 2) shares :math:`(f, b)` of the texts to attribute (``table``) and of the known
+    texts' leave-one-out rows (``known``)."""
+
+    space: ImpostorSpace
+    table: np.ndarray
+    known: np.ndarray
 
 
 def thin(counts: np.ndarray, length: int, seed: int) -> np.ndarray:
@@ -249,3 +263,47 @@ def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False) -> np.n
     # leaving out impostor c: the least of the others, the second least where c is the least
     thr = np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1])
     return reduce(x[..., None] < thr, axis=1).astype(np.float64)
+
+
+def with_impostor_space(result: Any, groups: list,
+                         works: Sequence[Hashable] | None,
+                         tokens: list[list[str]] | None = None) -> Any:
+    """``result`` with the impostor score's space of the known texts and the impostor
+    features of the texts to attribute and of the known rows
+    (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a variant of
+    :data:`hclib.calibration.outsider.WINDOWED`, a long text to attribute is read in
+    windows (:func:`windows`)."""
+    if not outsider.uses_impostors() or len(result.candidates) < 3:
+        return result  # the default variant has no impostor score, or no impostor
+    if outsider.DEFAULT_VARIANT not in outsider.WINDOWED:
+        tokens = None
+    labels = result._known_labels
+    space = impostor_space(result._known_counts, labels, result.candidates,
+                           exclusion_sets(groups, works), statistic="mean"
+                           if outsider.DEFAULT_VARIANT in outsider.MEAN_SHARES
+                           else "nearest")
+    column = {c: j for j, c in enumerate(result.candidates)}
+    table = np.full((len(result.table), 2), np.nan)
+    scored = np.isfinite(result.table.to_numpy()).all(axis=1)
+    if scored.any():
+        base = result._base(result.table, result.ranks, result.tokens)[scored]
+        best = np.array([column[a] for a in base["author"]])
+        at = np.flatnonzero(scored)
+        parts, owner = [], []
+        index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
+        for k, i in enumerate(at):
+            win = None if tokens is None else windows(tokens[i], index, space.length)
+            part = result._counts[i][None, :] if win is None else win
+            parts.append(part)
+            owner.extend([k] * len(part))
+        owner = np.array(owner)
+        gi = impostor_features(space, space.distances(np.vstack(parts)), best[owner])
+        total = np.zeros((at.size, 2))
+        np.add.at(total, owner, gi)
+        table[at] = total / np.bincount(owner, minlength=at.size)[:, None]
+    rows = np.array([result._known_index[n] for n in result.known_table.index])
+    evidence = result.known_tokens.loc[result.known_table.index]
+    base = result._base(result.known_table, result.known_ranks, evidence)
+    best = np.array([column[a] for a in base["author"]])
+    known = impostor_features(space, space.kk[:, rows, :], best, None, space.exclude[rows])
+    return replace(result, impostors=Impostors(space, table, known))

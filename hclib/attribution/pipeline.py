@@ -88,7 +88,6 @@ from tqdm import tqdm
 
 from hclib._checks import check_positive_int
 from hclib.calibration import ConfidenceModel, confidence_features, fit_confidence
-from hclib.calibration import outsider as outsider_module
 from hclib.texts.features import Features, parse_features
 from hclib.texts.protocols import (Protocol, TokenCache, get_protocol, ignored_words,
                                    protocol_tables)
@@ -105,7 +104,7 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
 from .result import Advice, Attribution
 from .selection import select
 from .works import MAX_TEXTS, PIECES, detect_works
-from .impostors import exclusion_sets, impostor_features, impostor_space, windows
+from .impostors import with_impostor_space
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
                     outsider_learns_works, with_impostors)
 
@@ -168,8 +167,7 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
          loo_texts: int | None = LOO_TEXTS, work_labels: Sequence[Hashable] | None = None
          ) -> Attribution:
     """One method on one feature set: tables, grouped leave-one-out, ranks, confidence;
-    ``work_labels``: the pieces of one work found among flat known texts (a label per
-    text)."""
+    ``work_labels``: pieces of one work found among flat known texts (a label per text)."""
     known = problem.known
     labels, n_known = known.authors, len(known.texts)
     cache = TokenCache() if proto is not None else None
@@ -261,11 +259,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
             matched_ranks[at, own] = known_ranks[at, own]
             result = replace(result, matched_ranks=pd.DataFrame(
                 matched_ranks, index=loo_names, columns=cands))
-    if outsider_module.uses_impostors() and len(cands) >= 3:
-        long_texts = None
-        if proto is None and outsider_module.DEFAULT_VARIANT in outsider_module.WINDOWED:
-            long_texts = items[n_known:]
-        result = _with_impostor_space(result, groups, work_labels, long_texts)
+    result = with_impostor_space(result, groups, work_labels,  # if the variant has it
+                                 None if proto is not None else items[n_known:])
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
                                   impostors=k == len(matches) - 1)
                 for k, match in enumerate(matches)]  # the outsider model uses the last
@@ -282,8 +277,6 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
         raise ValueError(_no_outsider_message(labels))
     return replace(result, confidence_model=model, calibration=calibration,
                    outsider_model=outsider)
-
-
 
 
 def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
@@ -315,50 +308,10 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
     both = insider_outsider(result, frame, ranks, evidence, true)
-    if result.impostor_space is not None and impostors:
-        both = with_impostors(result, both, result.impostor_space.distances(thin, seed=2),
+    if result.impostors is not None and impostors:
+        both = with_impostors(result, both, result.impostors.space.distances(thin, seed=2),
                               sample, true)
     return base, tuple(b.assign(_source=source) for b in both)
-
-
-def _with_impostor_space(result: Attribution, groups: list,
-                         works: Sequence[Hashable] | None,
-                         tokens: list[list[str]] | None = None) -> Attribution:
-    """``result`` with the impostor score's space of the known texts and the impostor
-    features of the texts to attribute and of the known rows
-    (:mod:`hclib.attribution.impostors`); with their ``tokens``, a long text to attribute
-    is read in windows (:func:`hclib.attribution.impostors.windows`)."""
-    labels = result._known_labels
-    space = impostor_space(result._known_counts, labels, result.candidates,
-                           exclusion_sets(groups, works), statistic="mean"
-                           if outsider_module.DEFAULT_VARIANT in outsider_module.MEAN_SHARES
-                           else "nearest")
-    column = {c: j for j, c in enumerate(result.candidates)}
-    table = np.full((len(result.table), 2), np.nan)
-    scored = np.isfinite(result.table.to_numpy()).all(axis=1)
-    if scored.any():
-        base = result._base(result.table, result.ranks, result.tokens)[scored]
-        best = np.array([column[a] for a in base["author"]])
-        at = np.flatnonzero(scored)
-        parts, owner = [], []
-        index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
-        for k, i in enumerate(at):
-            win = None if tokens is None else windows(tokens[i], index, space.length)
-            part = result._counts[i][None, :] if win is None else win
-            parts.append(part)
-            owner.extend([k] * len(part))
-        owner = np.array(owner)
-        gi = impostor_features(space, space.distances(np.vstack(parts)), best[owner])
-        total = np.zeros((at.size, 2))
-        np.add.at(total, owner, gi)
-        table[at] = total / np.bincount(owner, minlength=at.size)[:, None]
-    rows = np.array([result._known_index[n] for n in result.known_table.index])
-    evidence = result.known_tokens.loc[result.known_table.index]
-    base = result._base(result.known_table, result.known_ranks, evidence)
-    best = np.array([column[a] for a in base["author"]])
-    known = impostor_features(space, space.kk[:, rows, :], best, None, space.exclude[rows])
-    return replace(result, impostor_space=space, impostor_table=table,
-                   impostor_known=known)
 
 
 def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[str, Any],

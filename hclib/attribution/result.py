@@ -177,11 +177,7 @@ class Attribution(Result):
     # what the known texts taught the confidence and the outsider model (hclib.attribution.trust)
     calibration: Calibration | None = field(default=None, repr=False)
     outsider_model: ConfidenceModel | None = field(default=None, repr=False)
-    # the impostor score of an outsider variant that has it (hclib.attribution.impostors):
-    # the known texts' space, and the (f, b) of the texts to attribute and of the known rows
-    impostor_space: Any = field(default=None, repr=False)
-    impostor_table: np.ndarray | None = field(default=None, repr=False)
-    impostor_known: np.ndarray | None = field(default=None, repr=False)
+    impostors: Any = field(default=None, repr=False)  # hclib.attribution.impostors.Impostors
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
@@ -239,25 +235,7 @@ class Attribution(Result):
         out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
         out["_tie"] = tie
         # the relative features of the outsider model (hclib.calibration.outsider), per row
-        u = outsider.relative_features(dv, outsider.DEFAULT_VARIANT)
-        names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
-        gi = self._impostor_rows(d)
-        for j, name in enumerate(names):
-            out[f"_u{j}"] = u[:, j]
-        if gi is not None:  # the impostor score's (hclib.attribution.impostors)
-            for j, name in enumerate(outsider.IMPOSTOR_FEATURES):
-                if name in names:
-                    out[f"_u{names.index(name)}"] = gi[:, j]
-        return out
-
-    def _impostor_rows(self, d: pd.DataFrame) -> np.ndarray | None:
-        """The impostor features (:mod:`hclib.attribution.impostors`) kept for the rows of
-        ``d`` when it is the table of the texts to attribute or of the known texts."""
-        for table, gi in ((self.table, self.impostor_table),
-                          (self.known_table, self.impostor_known)):
-            if gi is not None and d.index.equals(table.index):
-                return gi
-        return None
+        return trust.with_outsider_features(self, d, out)
 
     def _confidence(self, base: pd.DataFrame,
                     model: ConfidenceModel | None = None) -> np.ndarray:

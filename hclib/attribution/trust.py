@@ -40,7 +40,7 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
                                outsider_posterior)
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
-           "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
+           "fill_impostors", "fit_outsider_model", "with_outsider_features", "insider_outsider", "outsider_learns_works",
            "p_outsider", "with_impostors"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
@@ -264,9 +264,9 @@ def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], d: np
     excerpts of them) ``known`` (indices) by ``true`` authors, with the impostor features
     (:func:`hclib.attribution.impostors.impostor_features`, distances ``d`` to the known
     texts) in their ``_u`` columns; unchanged without an impostor space."""
-    space = result.impostor_space
-    if space is None:
+    if result.impostors is None:
         return frames
+    space = result.impostors.space
     column = {c: j for j, c in enumerate(result.candidates)}
     own = np.array([column[a] for a in true])
     exclude = space.exclude[np.asarray(known)]
@@ -278,11 +278,28 @@ def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], d: np
     return out[0], out[1]
 
 
+def with_outsider_features(result: Any, d: pd.DataFrame, base: pd.DataFrame
+                           ) -> pd.DataFrame:
+    """``base`` (``Attribution._base`` of the table ``d``) with the features of the
+    outsider model in columns ``_u0``, ``_u1``, ...: those of the discrepancy row
+    (:func:`hclib.calibration.relative_features`) and, when ``d`` is the table of the
+    texts to attribute or of the known texts, the impostor features kept for them."""
+    u = outsider.relative_features(d.to_numpy(), outsider.DEFAULT_VARIANT)
+    for j in range(u.shape[1]):
+        base[f"_u{j}"] = u[:, j]
+    gi = result.impostors
+    if gi is not None:
+        for table, rows in ((result.table, gi.table), (result.known_table, gi.known)):
+            if d.index.equals(table.index):
+                return fill_impostors(base, rows)
+    return base
+
+
 def fill_impostors(frame: pd.DataFrame, gi: np.ndarray) -> pd.DataFrame:
     """``frame`` with the impostor features ``gi`` (rows × :data:`~hclib.calibration.outsider.
     IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
     names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
-    frame = frame.copy()
+    frame = frame.copy()  # hclib.attribution.impostors
     for j, name in enumerate(outsider.IMPOSTOR_FEATURES):
         if name in names:
             frame[f"_u{names.index(name)}"] = gi[:, j]
@@ -321,10 +338,10 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     if result.matched_table is not None:
         table, ranks = result.matched_table, result.matched_ranks
     inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
-    if result.impostor_space is not None:
+    if result.impostors is not None:
         rows = np.array([result._known_index[n] for n in names])
         inside, outside = with_impostors(result, (inside, outside),
-                                         result.impostor_space.kk[:, rows, :], rows,
+                                         result.impostors.space.kk[:, rows, :], rows,
                                          result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
