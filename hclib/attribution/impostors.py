@@ -5,8 +5,8 @@ are impostors of :math:`Q`'s own kind. Every text is thinned to one length :math
 fewest tokens inside the vocabulary of any known text; binomial thinning, seeded), so a
 whole novel is compared at the length of the pieces it is attributed from. Over :math:`R`
 random halves :math:`S_r` of the vocabulary (:func:`hclib.engine.distances.subset_masks`,
-one batched call of :func:`minmax_pairs`, min-max on relative frequencies), with :math:`A` the known texts of :math:`a` and :math:`I` those of the
-impostor candidates,
+one batched call of :func:`minmax_pairs`, min-max on relative frequencies), with
+:math:`A` the known texts of :math:`a` and :math:`I` those of the impostor candidates,
 
 .. math::
 

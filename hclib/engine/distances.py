@@ -2,7 +2,8 @@ r"""Distances between count tables on many random feature subsets at once.
 
 The impostor-relative scores (:mod:`hclib.verification.relative`, and the outsider score
 of :mod:`hclib.attribution.impostors`) ask, for every one of :math:`R` random subsets
-:math:`S_r` of the vocabulary, which of two texts lies nearer a third. :func:`subset_distances` computes :math:`d_r(x_p, y_p)` for a list of table pairs
+:math:`S_r` of the vocabulary, which of two texts lies nearer a third.
+:func:`subset_distances` computes :math:`d_r(x_p, y_p)` for a list of table pairs
 :math:`p` and every subset :math:`r` in one batched call, from a boolean *mask matrix*
 :math:`M` (:math:`R \times V`, :func:`subset_masks`):
 
