@@ -16,7 +16,14 @@ one batched call of :func:`minmax_pairs`, min-max on relative frequencies), with
    d_r(K_k, K_j)\},
 
 the *forward* share (:math:`Q` nearer a text of :math:`a` than every impostor) and the
-*backward* one (a text of :math:`a` nearer :math:`Q` than to every impostor). A text by
+*backward* one (a text of :math:`a` nearer :math:`Q` than to every impostor). With
+``statistic="mean"`` (the default variant of :mod:`hclib.calibration.outsider`, GIm+C)
+each share is instead the mean over :math:`k \in A` of the indicator for :math:`K_k` alone,
+whose expectation does not grow with the number of :math:`a`'s texts (a known text's
+calibration row has one group of its author fewer than a text to attribute). Under the
+windowed variants a text to attribute of at least :math:`2L` tokens is read as up to
+:data:`WINDOWS` contiguous windows of :math:`L` tokens (:func:`windows`), its shares the
+mean over them: a random bag of a whole novel is smoother than any piece. A text by
 :math:`a` has both near 1; a text by none of the candidates, attributed to :math:`a`
 because :math:`a` is the least far, is not nearer :math:`a` than the impostors in most
 subsets.

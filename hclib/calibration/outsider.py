@@ -16,12 +16,23 @@ and standard deviation of the others :math:`d_{(2)}, \dots`, the features
     \ell = \log\frac{d_{(1)}}{\bar d_{-1}},
 
 grouped in the variants of :data:`OUTSIDER_VARIANTS` (chosen by the rule of
-:mod:`hclib.studies.open_set`; the default :data:`DEFAULT_VARIANT`, :math:`(g, z)`). None
-of them holds the length; :math:`g` and :math:`z` are ratios of differences of the row, so
-a row scaled and shifted (a longer text, farther from every candidate alike) keeps them.
-Measured, not only argued: a whole novel is still read as further out than the 3,000-word
-pieces the model was calibrated on (:mod:`hclib.studies.your_texts`), because a whole work
-differs from the candidates more in its own words than a piece does.
+:mod:`hclib.studies.open_set`). None of them holds the length; :math:`g` and :math:`z` are
+ratios of differences of the row, so a row scaled and shifted (a longer text, farther from
+every candidate alike) keeps them. Measured, not only argued: a whole novel is still read
+as further out than the 3,000-word pieces the model was calibrated on
+(:mod:`hclib.studies.your_texts`), because a whole work differs from the candidates more in
+its own words than a piece does.
+
+The variants GI, GIw, GIm (and each with C's :math:`g, z`: GI+C, GIw+C, GIm+C) add the
+impostor score of :mod:`hclib.attribution.impostors`, General Impostors among the
+candidates: :math:`f` and :math:`b`, the shares of random halves of the vocabulary on which
+the text is nearer its best candidate's known texts than every other candidate's (forward)
+and they nearer it (backward), every text at one length. Those features need the texts'
+counts, not the row; :func:`relative_features` leaves them NaN and
+:func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
+:data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
+best candidate's texts and a long text to attribute read in windows (issue 41's rule in
+:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
@@ -80,7 +91,7 @@ IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
 #: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
 #: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
 WITH_LENGTH: tuple[str, ...] = ("G",)
-#: The variant chosen by the rule of :mod:`hclib.studies.open_set`, fixed before its run.
+#: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
 DEFAULT_VARIANT = "GIm+C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
