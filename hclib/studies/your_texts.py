@@ -133,8 +133,7 @@ expected against real, pooled):
 * flat folders, ``pieces="off"``: estimated share 6-52 % (C: 33-68 %), expected 66.5
   against 73.6 (C: 48.6), 5 of 6 intervals hold it; the known pieces are never compared
   with the pieces of their own work that :func:`hclib.attribution.works.detect_works`
-  finds, but it finds only some (53 groups for 10 works on these folds), and the rest
-  still leak; ``pieces="group"``: share 0 in every fold, expected 75.3 against 73.6;
+  finds, but it finds only some of them, and the rest still leak; ``pieces="group"``: share 0 in every fold, expected 75.3 against 73.6;
 * PAN 2018 test: estimated share 41.5, 15.5, 0 and 0 % (C: 61, 54, 19, 13), expected 66.0
   against 62.2 pooled (C: 46.3), 3 of 4 intervals; per problem 44.6 / 54.4, 70.0 / 66.2,
   90.7 / 70.0, 91.7 / 62.5: the pooled match is errors of both signs cancelling;
