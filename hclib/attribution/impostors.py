@@ -308,7 +308,7 @@ def with_impostor_space(result: Any, groups: list,
         total = np.zeros((at.size, 2))
         np.add.at(total, owner, gi)
         table[at] = total / np.bincount(owner, minlength=at.size)[:, None]
-    rows = np.array([result._known_index[n] for n in result.known_table.index])
+    rows = np.array([result._known_index[n] for n in result.known_table.index], dtype=int)
     evidence = result.known_tokens.loc[result.known_table.index]
     base = result._base(result.known_table, result.known_ranks, evidence)
     best = np.array([column[a] for a in base["author"]])

@@ -339,7 +339,7 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
         table, ranks = result.matched_table, result.matched_ranks
     inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
     if result.impostors is not None:
-        rows = np.array([result._known_index[n] for n in names])
+        rows = np.array([result._known_index[n] for n in names], dtype=int)
         inside, outside = with_impostors(result, (inside, outside),
                                          result.impostors.space.kk[:, rows, :], rows,
                                          result.known_authors)
