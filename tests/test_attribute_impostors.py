@@ -128,3 +128,20 @@ def test_no_impostor_score_with_two_candidates(variant: str) -> None:
                           progress=False)
     assert res.impostors is None and res.outsider_model is None
     assert np.isnan(res.verdicts["p_outsider"]).all()
+
+
+def test_a_capped_space_scores_every_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond MAX_TEXTS known texts the space keeps a seeded sample of each candidate's
+    texts; the known texts outside it are measured against it, and every verdict still gets
+    its shares, which still tell the outsiders (memory grows with the sample, not with all
+    the known texts)."""
+    monkeypatch.setattr(impostors, "MAX_TEXTS", 15)
+    known, unknown = outsider_problem(10)
+    res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+    space = res.impostors.space
+    assert len(space.known) == 15 and np.bincount(space.label).tolist() == [3] * 5
+    assert space.kk.shape == (impostors.SUBSETS, 15, 15)
+    assert np.isfinite(res.impostors.table).all() and np.isfinite(res.impostors.known).all()
+    v = res.verdicts
+    out = v.index.str.startswith("out")
+    assert v["p_outsider"][out].mean() > v["p_outsider"][~out].mean() + 0.3

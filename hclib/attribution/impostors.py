@@ -50,7 +50,7 @@ from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
-           "exclusion_sets", "impostor_features", "impostor_space", "minmax_pairs", "windows",
+           "exclusion_sets", "features_in_blocks", "impostor_features", "impostor_space", "minmax_pairs", "windows",
            "with_impostor_space"]
 
 #: Random feature subsets :math:`R`.
@@ -62,6 +62,9 @@ SHARE = 0.5
 DISTANCE = "minmax"
 #: Contiguous windows of a long text to attribute (:func:`windows`).
 WINDOWS = 3
+#: Known texts in the space at most: beyond, a seeded sample of as many of each
+#: candidate's texts as :math:`\lfloor` MAX_TEXTS / C :math:`\rfloor` (at least one).
+MAX_TEXTS = 400
 _CELLS = 20_000_000  # pairs × features of one block of pair_distances
 
 
@@ -80,12 +83,48 @@ class ImpostorSpace:
     n_candidates: int
     seed: int = 0
     statistic: str = "nearest"  # the shares' (impostor_features)
+    members: np.ndarray | None = None  # the known texts in the space (indices)
+    known_exclude: np.ndarray | None = None  # the exclusion set of every known text
 
     def distances(self, counts: np.ndarray, seed: int = 1) -> np.ndarray:
         """(subsets × texts × known) distances of texts ``counts`` (over the vocabulary),
         each thinned to the space's length first."""
         q = thin(np.atleast_2d(counts), self.length, seed)
         return _distances(q, self.known, self.masks)
+
+    def distances_of(self, counts: np.ndarray, seed: int = 1) -> Any:
+        """``rows ↦`` (subsets × rows × known) distances of those rows of ``counts``, all
+        thinned once (seeded), for :func:`features_in_blocks`."""
+        q = thin(np.atleast_2d(counts), self.length, seed)
+        return lambda rows: _distances(q[rows], self.known, self.masks)
+
+    def known_distances(self, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """(subsets × rows × known) distances of the known texts ``rows`` (indices into
+        all the known texts, whose ``counts`` these are): a text of the space its row of
+        ``kk``, any other thinned and measured (seeded)."""
+        members = np.arange(len(self.known)) if self.members is None else self.members
+        pos = {int(k): j for j, k in enumerate(members)}
+        at = np.array([pos.get(int(r), -1) for r in rows], dtype=int)
+        out = np.empty((self.masks.shape[0], len(rows), len(self.known)), dtype=np.float32)
+        out[:, at >= 0] = self.kk[:, at[at >= 0]]
+        if (at < 0).any():
+            out[:, at < 0] = self.distances(counts[np.asarray(rows)[at < 0]], seed=3)
+        return out
+
+
+def features_in_blocks(space: ImpostorSpace, distances_of: Any, n: int, best: np.ndarray,
+                       left_out: np.ndarray | None = None,
+                       exclude: np.ndarray | None = None) -> np.ndarray:
+    """:func:`impostor_features` of ``n`` rows whose distances ``distances_of(rows)`` gives
+    for an index array of rows, in blocks of at most :data:`_CELLS` distances."""
+    out = np.full((n, 2), np.nan)
+    step = max(1, _CELLS // max(space.masks.shape[0] * len(space.known), 1))
+    for start in range(0, n, step):
+        r = np.arange(start, min(start + step, n))
+        out[r] = impostor_features(
+            space, distances_of(r), best[r], None if left_out is None else left_out[r],
+            None if exclude is None else exclude[r])
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,16 +194,24 @@ def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
     column = {c: j for j, c in enumerate(candidates)}
     label = np.array([column[a] for a in labels])
     length = int(max(known_counts.sum(axis=1).min(), 1))
-    known = thin(known_counts, length, seed)
+    members = np.arange(len(label))
+    if len(label) > MAX_TEXTS:
+        rng = np.random.default_rng(seed)
+        per = max(1, MAX_TEXTS // len(candidates))
+        members = np.sort(np.concatenate([
+            rng.choice(np.flatnonzero(label == c), min(per, int((label == c).sum())),
+                       replace=False) for c in range(len(candidates))]))
+    known = thin(known_counts[members], length, seed)
     masks = subset_masks(known.shape[1], n_subsets, SHARE, seed)
     n = len(known)
     first, second = np.triu_indices(n, 1)  # symmetric: each pair once
-    kk = np.full((masks.shape[0], n, n), np.inf)
+    kk = np.full((masks.shape[0], n, n), np.inf, dtype=np.float32)
     d = minmax_pairs(known, known, first, second, masks)
     kk[:, first, second] = d
     kk[:, second, first] = d
-    return ImpostorSpace(known, label, np.asarray(exclude), masks, kk, length,
-                         len(candidates), seed, statistic)
+    exclude = np.asarray(exclude)
+    return ImpostorSpace(known, label[members], exclude[members], masks, kk, length,
+                         len(candidates), seed, statistic, members, exclude)
 
 
 def _distances(q: np.ndarray, known: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -304,7 +351,8 @@ def with_impostor_space(result: Any, groups: list,
             parts.append(part)
             owner.extend([k] * len(part))
         owner = np.array(owner)
-        gi = impostor_features(space, space.distances(np.vstack(parts)), best[owner])
+        gi = features_in_blocks(space, space.distances_of(np.vstack(parts)), len(owner),
+                                best[owner])
         total = np.zeros((at.size, 2))
         np.add.at(total, owner, gi)
         table[at] = total / np.bincount(owner, minlength=at.size)[:, None]
@@ -312,5 +360,7 @@ def with_impostor_space(result: Any, groups: list,
     evidence = result.known_tokens.loc[result.known_table.index]
     base = result._base(result.known_table, result.known_ranks, evidence)
     best = np.array([column[a] for a in base["author"]])
-    known = impostor_features(space, space.kk[:, rows, :], best, None, space.exclude[rows])
+    known = features_in_blocks(
+        space, lambda r: space.known_distances(rows[r], result._known_counts), len(rows),
+        best, None, space.known_exclude[rows])
     return replace(result, impostors=Impostors(space, table, known))

@@ -34,7 +34,7 @@ import pandas as pd
 
 from hclib.calibration import outsider
 
-from .impostors import impostor_features
+from .impostors import features_in_blocks
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
                                expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
@@ -258,22 +258,22 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
     return inside, outside
 
 
-def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], d: np.ndarray,
+def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], distances_of: Any,
                    known: np.ndarray, true: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The insider and outsider ``frames`` (:func:`insider_outsider`) of known texts (or
     excerpts of them) ``known`` (indices) by ``true`` authors, with the impostor features
-    (:func:`hclib.attribution.impostors.impostor_features`, distances ``d`` to the known
-    texts) in their ``_u`` columns; unchanged without an impostor space."""
+    (:func:`hclib.attribution.impostors.features_in_blocks`; ``distances_of(rows)`` their
+    distances to the space's texts) in their ``_u`` columns; unchanged without them."""
     if result.impostors is None:
         return frames
     space = result.impostors.space
     column = {c: j for j, c in enumerate(result.candidates)}
     own = np.array([column[a] for a in true])
-    exclude = space.exclude[np.asarray(known)]
+    exclude = space.known_exclude[np.asarray(known, dtype=int)]
     out = []
     for frame, left in zip(frames, (None, own)):
         best = np.array([column[a] for a in frame["author"]])
-        gi = impostor_features(space, d, best, left, exclude)
+        gi = features_in_blocks(space, distances_of, len(best), best, left, exclude)
         out.append(fill_impostors(frame, gi))
     return out[0], out[1]
 
@@ -340,9 +340,11 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
     if result.impostors is not None:
         rows = np.array([result._known_index[n] for n in names], dtype=int)
-        inside, outside = with_impostors(result, (inside, outside),
-                                         result.impostors.space.kk[:, rows, :], rows,
-                                         result.known_authors)
+        space = result.impostors.space
+        inside, outside = with_impostors(
+            result, (inside, outside),
+            lambda r: space.known_distances(rows[r], result._known_counts), rows,
+            result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
