@@ -327,8 +327,9 @@ def with_impostor_space(result: Any, groups: list,
     (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a variant of
     :data:`hclib.calibration.outsider.WINDOWED`, a long text to attribute is read in
     windows (:func:`windows`)."""
-    if not outsider.uses_impostors() or len(result.candidates) < 3:
-        return result  # the default variant has no impostor score, or no impostor
+    if (not outsider.uses_impostors() or len(result.candidates) < 3
+            or result._known_counts.shape[1] < 2):
+        return result  # no impostor score in the variant, no impostor, or no subsets
     if outsider.DEFAULT_VARIANT not in outsider.WINDOWED:
         tokens = None
     labels = result._known_labels
