@@ -104,8 +104,9 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
 from .result import Advice, Attribution
 from .selection import select
 from .works import MAX_TEXTS, PIECES, detect_works
+from .impostors import with_impostor_space
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
-                    outsider_learns_works)
+                    outsider_learns_works, with_impostors)
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -163,8 +164,10 @@ class _Problem:
 def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
          vocabulary: Any, gamma: float, rule: str, reject: float | None, reject_by: str,
          min_tokens: int, options: dict[str, Any], loo_match: str = DEFAULT_LOO_MATCH,
-         loo_texts: int | None = LOO_TEXTS) -> Attribution:
-    """One method on one feature set: tables, grouped leave-one-out, ranks, confidence."""
+         loo_texts: int | None = LOO_TEXTS, work_labels: Sequence[Hashable] | None = None
+         ) -> Attribution:
+    """One method on one feature set: tables, grouped leave-one-out, ranks, confidence;
+    ``work_labels``: pieces of one work found among flat known texts (a label per text)."""
     known = problem.known
     labels, n_known = known.authors, len(known.texts)
     cache = TokenCache() if proto is not None else None
@@ -256,8 +259,11 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
             matched_ranks[at, own] = known_ranks[at, own]
             result = replace(result, matched_ranks=pd.DataFrame(
                 matched_ranks, index=loo_names, columns=cands))
-    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match)
-                for match in matches]
+    result = with_impostor_space(result, groups, work_labels,  # if the variant has it
+                                 None if proto is not None else items[n_known:])
+    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
+                                  impostors=k == len(matches) - 1)
+                for k, match in enumerate(matches)]  # the outsider model uses the last
     full = all(e is not None for e in excerpts)
     model, calibration = _fit_confidence(result, pd.concat([e[0] for e in excerpts])
                                          if full else None)
@@ -273,10 +279,9 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                    outsider_model=outsider)
 
 
-
-
 def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
-                      options: dict[str, Any], loo_match: str = "none"
+                      options: dict[str, Any], loo_match: str = "none",
+                      impostors: bool = True
                       ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
@@ -284,7 +289,8 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length. Also their insider and
-    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)."""
+    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`), with the impostor
+    features where ``impostors`` (:mod:`hclib.attribution.impostors`)."""
     if not rows.size:
         return None
     rng = np.random.default_rng(0)
@@ -301,9 +307,11 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     names = [f"excerpt {i}" for i in range(sample.size)]
     frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
-    both = tuple(b.assign(_source=source)
-                 for b in insider_outsider(result, frame, ranks, evidence, true))
-    return base, both
+    both = insider_outsider(result, frame, ranks, evidence, true)
+    if result.impostors is not None and impostors:
+        both = with_impostors(result, both, result.impostors.space.distances_of(thin, 2),
+                              sample, true)
+    return base, tuple(b.assign(_source=source) for b in both)
 
 
 def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[str, Any],
@@ -586,8 +594,9 @@ def attribute(
         options.update(proto.score_options)
 
     def run(m: Method, feats: Features) -> Attribution:
+        found = None if works is None or not works.found else list(works.groups)
         return replace(_fit(problem, m, feats, proto, vocabulary, gamma, rule, reject,
-                            reject_by, min_tokens, options, loo_match, loo_texts),
+                            reject_by, min_tokens, options, loo_match, loo_texts, found),
                        pieces=works)
 
     if auto:

@@ -177,6 +177,7 @@ class Attribution(Result):
     # what the known texts taught the confidence and the outsider model (hclib.attribution.trust)
     calibration: Calibration | None = field(default=None, repr=False)
     outsider_model: ConfidenceModel | None = field(default=None, repr=False)
+    impostors: Any = field(default=None, repr=False)  # hclib.attribution.impostors.Impostors
 
     @property
     def _pvalue_options(self) -> dict[str, Any]:
@@ -234,10 +235,7 @@ class Attribution(Result):
         out["in_vocabulary"] = evidence["in_vocabulary"].to_numpy()
         out["_tie"] = tie
         # the relative features of the outsider model (hclib.calibration.outsider), per row
-        u = outsider.relative_features(dv, outsider.DEFAULT_VARIANT)
-        for j in range(u.shape[1]):
-            out[f"_u{j}"] = u[:, j]
-        return out
+        return trust.with_outsider_features(self, d, out)
 
     def _confidence(self, base: pd.DataFrame,
                     model: ConfidenceModel | None = None) -> np.ndarray:

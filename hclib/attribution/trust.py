@@ -33,12 +33,15 @@ from dataclasses import replace
 import pandas as pd
 
 from hclib.calibration import outsider
+
+from .impostors import features_in_blocks
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
                                expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
 
 __all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
-           "fit_outsider_model", "insider_outsider", "outsider_learns_works", "p_outsider"]
+           "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
+           "p_outsider", "with_impostors", "with_outsider_features"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
 #: the known texts for the interval of the expected accuracy (each with 20 draws of the
@@ -255,6 +258,54 @@ def insider_outsider(result: Any, d: pd.DataFrame, r: pd.DataFrame | None,
     return inside, outside
 
 
+def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], distances_of: Any,
+                   known: np.ndarray, true: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The insider and outsider ``frames`` (:func:`insider_outsider`) of known texts (or
+    excerpts of them) ``known`` (indices) by ``true`` authors, with the impostor features
+    (:func:`hclib.attribution.impostors.features_in_blocks`; ``distances_of(rows)`` their
+    distances to the space's texts) in their ``_u`` columns; unchanged without them."""
+    if result.impostors is None:
+        return frames
+    space = result.impostors.space
+    column = {c: j for j, c in enumerate(result.candidates)}
+    own = np.array([column[a] for a in true])
+    exclude = space.known_exclude[np.asarray(known, dtype=int)]
+    out = []
+    for frame, left in zip(frames, (None, own)):
+        best = np.array([column[a] for a in frame["author"]])
+        gi = features_in_blocks(space, distances_of, len(best), best, left, exclude)
+        out.append(fill_impostors(frame, gi))
+    return out[0], out[1]
+
+
+def with_outsider_features(result: Any, d: pd.DataFrame, base: pd.DataFrame
+                           ) -> pd.DataFrame:
+    """``base`` (``Attribution._base`` of the table ``d``) with the features of the
+    outsider model in columns ``_u0``, ``_u1``, ...: those of the discrepancy row
+    (:func:`hclib.calibration.relative_features`) and, when ``d`` is the table of the
+    texts to attribute or of the known texts, the impostor features kept for them."""
+    u = outsider.relative_features(d.to_numpy(), outsider.DEFAULT_VARIANT)
+    for j in range(u.shape[1]):
+        base[f"_u{j}"] = u[:, j]
+    gi = result.impostors
+    if gi is not None:
+        for table, rows in ((result.table, gi.table), (result.known_table, gi.known)):
+            if d.index.equals(table.index):
+                return fill_impostors(base, rows)
+    return base
+
+
+def fill_impostors(frame: pd.DataFrame, gi: np.ndarray) -> pd.DataFrame:
+    """``frame`` with the impostor features ``gi`` (rows × :data:`~hclib.calibration.outsider.
+    IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
+    names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
+    frame = frame.copy()  # hclib.attribution.impostors
+    for j, name in enumerate(outsider.IMPOSTOR_FEATURES):
+        if name in names:
+            frame[f"_u{names.index(name)}"] = gi[:, j]
+    return frame
+
+
 def outsider_learns_works() -> bool:
     """True when the outsider model's variant has the evidence among its features
     (:data:`hclib.calibration.outsider.WITH_LENGTH`) and so also learns from whole works
@@ -287,6 +338,13 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     if result.matched_table is not None:
         table, ranks = result.matched_table, result.matched_ranks
     inside, outside = insider_outsider(result, table, ranks, evidence, result.known_authors)
+    if result.impostors is not None:
+        rows = np.array([result._known_index[n] for n in names], dtype=int)
+        space = result.impostors.space
+        inside, outside = with_impostors(
+            result, (inside, outside),
+            lambda r: space.known_distances(rows[r], result._known_counts), rows,
+            result.known_authors)
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]

@@ -16,12 +16,23 @@ and standard deviation of the others :math:`d_{(2)}, \dots`, the features
     \ell = \log\frac{d_{(1)}}{\bar d_{-1}},
 
 grouped in the variants of :data:`OUTSIDER_VARIANTS` (chosen by the rule of
-:mod:`hclib.studies.open_set`; the default :data:`DEFAULT_VARIANT`, :math:`(g, z)`). None
-of them holds the length; :math:`g` and :math:`z` are ratios of differences of the row, so
-a row scaled and shifted (a longer text, farther from every candidate alike) keeps them.
-Measured, not only argued: a whole novel is still read as further out than the 3,000-word
-pieces the model was calibrated on (:mod:`hclib.studies.your_texts`), because a whole work
-differs from the candidates more in its own words than a piece does.
+:mod:`hclib.studies.open_set`). None of them holds the length; :math:`g` and :math:`z` are
+ratios of differences of the row, so a row scaled and shifted (a longer text, farther from
+every candidate alike) keeps them. Measured, not only argued: a whole novel is still read
+as further out than the 3,000-word pieces the model was calibrated on
+(:mod:`hclib.studies.your_texts`), because a whole work differs from the candidates more in
+its own words than a piece does.
+
+The variants GI, GIw, GIm (and each with C's :math:`g, z`: GI+C, GIw+C, GIm+C) add the
+impostor score of :mod:`hclib.attribution.impostors`, General Impostors among the
+candidates: :math:`f` and :math:`b`, the shares of random halves of the vocabulary on which
+the text is nearer its best candidate's known texts than every other candidate's (forward)
+and they nearer it (backward), every text at one length. Those features need the texts'
+counts, not the row; :func:`relative_features` leaves them NaN and
+:func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
+:data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
+best candidate's texts and a long text to attribute read in windows (issue 41's rule in
+:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
@@ -56,21 +67,40 @@ from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["DEFAULT_VARIANT", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
+__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "MEAN_SHARES", "WINDOWED",
+           "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
            "outsider_posterior", "relative_features", "WITH_LENGTH"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
-    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z")}
+    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
+    "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
+    "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
+    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z")}
+#: The impostor variants whose long texts to attribute are read in contiguous windows
+#: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
+WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C")
+#: The impostor variants whose shares are means over the best candidate's texts
+#: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C")
+#: The features that are not read from the discrepancy row: the forward and backward
+#: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
+#: in by the attribution.
+IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
 #: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
 #: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
 WITH_LENGTH: tuple[str, ...] = ("G",)
-#: The variant chosen by the rule of :mod:`hclib.studies.open_set`, fixed before its run.
-DEFAULT_VARIANT = "C"
+#: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
+DEFAULT_VARIANT = "GIm+C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
+
+
+def uses_impostors(variant: str = "") -> bool:
+    """True when ``variant`` (default: :data:`DEFAULT_VARIANT`) has impostor features."""
+    return any(f in IMPOSTOR_FEATURES for f in OUTSIDER_VARIANTS[variant or DEFAULT_VARIANT])
 
 
 def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarray:
@@ -121,7 +151,8 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "rho": d1 / np.maximum(d2, tiny),
                 "z": np.clip((mean - d1) / np.maximum(sd, tiny), 0.0, _CLIP),
                 "ell": np.log(np.maximum(d1, tiny) / np.maximum(mean, tiny)),
-                "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny))}
+                "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny)),
+                "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
     out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
     return out
 

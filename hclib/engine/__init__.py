@@ -12,6 +12,8 @@
 * :mod:`~hclib.engine.arrays`: the same computation in NumPy or CuPy (NVIDIA GPU), with its
   CUDA kernels in ``_cuda``; the compiled CPU kernels are in ``_kernels`` (numba).
 * :mod:`~hclib.engine.distributed`: the matrix on a Dask cluster.
+* :mod:`~hclib.engine.distances`: distances of pairs of tables on many random feature
+  subsets in one batched call (General Impostors).
 """
 
 __all__: list[str] = []  # the modules are the API; hclib's everyday names are at the top

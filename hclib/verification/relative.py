@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distances import DISTANCES, pair_distances, subset_distances, subset_masks
+from hclib.engine.distances import DISTANCES, pair_distances, subset_distances, subset_masks
 from .impostors import ImpostorPool
 
 __all__ = ["INSEPARABLE", "KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO", "RelativeConfig", "kind_gaps",

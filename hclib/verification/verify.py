@@ -53,7 +53,7 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.tokens import choose_vocabulary
 
 from .copies import known_authors
-from .distances import subset_distances
+from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
 from .model import VerificationModel, fit_model, pseudo_probability
