@@ -265,14 +265,20 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
         backward = float(np.mean([closer(j, np.array([x]), others) for j in authors]))
         return forward, backward
 
-    fb = np.array([score(x, ik, ii) for x in iq])
-    fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
-    same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii)) for j in ik]
-    same += [np.mean(score(x, units, others)) for x, units, others in extra]
     rivals_of = {i: ii[(ii != i) & (who[ii - w - n] != who[i - w - n])] for i in pseudo}
     # every chosen impostor by one author: the others' texts are the rivals
     rivals_of = {i: r if r.size else ii[ii != i] for i, r in rivals_of.items()}
-    diff = [np.mean(score(i, ik, rivals_of[i])) for i in pseudo]
+    # every problem, real or pseudo, faces the same number of rivals (the nearest to Q):
+    # the nearest of fewer rivals is farther, and a pseudo-problem with fewer rivals
+    # would score higher for that alone (the Federalist's Hamilton pseudo-problems
+    # against Madison, with Jay's few papers as rivals, outscored Madison's own)
+    k = min([m, *(r.size for r in rivals_of.values()), *(o.size for *_, o in extra)])
+    k = max(k, 1)
+    fb = np.array([score(x, ik, ii[:k]) for x in iq])
+    fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
+    same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii[:k])) for j in ik]
+    same += [np.mean(score(x, units, others[:k])) for x, units, others in extra]
+    diff = [np.mean(score(i, ik, rivals_of[i][:k])) for i in pseudo]
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
-            "separation": separation(np.array(same), np.array(diff))}
+            "separation": separation(np.array(same), np.array(diff)), "rivals": k}
