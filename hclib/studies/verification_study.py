@@ -75,20 +75,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
-__all__ = ["BASELINE", "BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "ORDER",
-           "REPLACED", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
-           "Variant", "answers", "choose", "cross_fitted", "default_choice", "headline",
-           "load", "main", "score_table", "tabulate", "variants"]
+__all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
+           "N_PROBLEMS", "ORDER", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
+           "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "candidate", "choose",
+           "cross_fitted", "default_choice", "earlier", "headline", "load", "main",
+           "configuration", "pooled_models", "score_table", "tabulate", "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
 SELECTION_RULE = ("among the untrained probabilities (relative D F, pooled or pseudo) with "
@@ -96,19 +98,22 @@ SELECTION_RULE = ("among the untrained probabilities (relative D F, pooled or ps
                   "essays (a), novels (b) and pairs (c), pooled variants by 2-fold "
                   "cross-fitting by known author; mean AUCs within 0.01 of the best tie, "
                   "broken by the lower mean Cllr")
-#: The sets whose training parts the rule reads.
+#: The sets whose training parts the rule reads (and the pooled model is fitted on).
 SELECTION_SETS = ("essays", "novels", "pairs")
 #: Where the stored run lives.
 DATA = Path(__file__).with_name("data")
 SCORES_FILE = DATA / "verification_scores.csv"
 TABLE_FILE = DATA / "verification_variants.csv"
+#: The earlier run (12 problems per set and part) with the answers of hclib before the
+#: relative score (``BEFORE_FILE``, that run's problems only).
+EARLIER_FILE = DATA / "verification_variants_n12.csv"
 BEFORE_FILE = DATA / "verification_before.csv"
 _TIE = 0.01
 #: Problems per set and part of the stored run.
 N_PROBLEMS = 40
 #: The sets in the order of every table and sentence.
 ORDER = ("essays", "Federalist", "novels", "pairs")
-#: The answer the default replaces, and hclib's General-Impostors baseline.
+#: The answer the default replaces (earlier run only), and hclib's GI baseline.
 REPLACED = "HC probability (before)"
 BASELINE = "General Impostors"
 
@@ -116,12 +121,14 @@ BASELINE = "General Impostors"
 @dataclass(frozen=True)
 class Variant:
     """A verifier: ``answer(problems)`` gives one probability per problem; a ``trained``
-    one is ``fit(training problems)`` first and answers with the fitted model."""
+    one is ``fit(training problems)`` first and answers with the fitted model; a
+    ``pooled`` one is fitted on the training parts of every selection set together."""
 
     name: str
     family: str
     answer: Callable[[Sequence[Problem], Any], np.ndarray]
     fit: Callable[[Sequence[Problem]], Any] | None = None
+    pooled: bool = False
 
     @property
     def trained(self) -> bool:
@@ -132,20 +139,21 @@ class Variant:
 
 
 DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
-FEATURE_SETS = ("words", "chars:3")
-#: The combined feature set, the mean of the ``words`` and ``chars:3`` answers.
-BOTH = "words+chars:3"
+#: The (distance, features) configurations of the relative score compared.
+CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
+                                                    ("minmax", "chars:3"))
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 _JOBS = 2
 
 
 def _relative_row(job: tuple[Problem, str, str]) -> dict[str, Any]:
-    """One :func:`hclib.verify` call: the table row, the PAN answer and the P-value."""
+    """One :func:`hclib.verify` call (pseudo-problem calibration): the table row, the PAN
+    answer and the P-value."""
     from hclib.verification.verify import verify
 
     p, distance, features = job
     res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
-                 distance=distance, features=features)
+                 distance=distance, features=features, calibration="pseudo")
     return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 
@@ -162,16 +170,20 @@ def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem
 
 def _relative_table(distance: str, features: str, problems: Sequence[Problem]
                     ) -> pd.DataFrame:
+    kind = f"relative {distance} {features}"
+
     def make(todo: list[Problem]) -> pd.DataFrame:
         jobs = [(p, distance, features) for p in todo]
+        bar = dict(total=len(jobs), desc=kind, leave=False)
         if _JOBS > 1 and len(jobs) > 1:
             import multiprocessing as mp
 
             with mp.get_context("fork").Pool(_JOBS) as workers:
-                return pd.DataFrame(workers.map(_relative_row, jobs, chunksize=1))
-        return pd.DataFrame([_relative_row(j) for j in jobs])
+                return pd.DataFrame(list(tqdm(workers.imap(_relative_row, jobs,
+                                                           chunksize=1), **bar)))
+        return pd.DataFrame([_relative_row(j) for j in tqdm(jobs, **bar)])
 
-    return _cached(f"relative {distance} {features}", problems, make)
+    return _cached(kind, problems, make)
 
 
 def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarray:
@@ -181,42 +193,35 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
     return np.where((reason != "") | ~np.isfinite(prob), 0.5, out)
 
 
-def _relative(distance: str, features: str) -> tuple[Callable[..., np.ndarray],
-                                                      Callable[..., Any],
-                                                      Callable[..., np.ndarray]]:
-    """(untrained answer, fit, trained answer) of the relative score of one configuration;
-    for :data:`BOTH`, the mean of the ``words`` and ``chars:3`` answers."""
-    parts = ("words", "chars:3") if features == BOTH else (features,)
-
-    def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-        return np.mean([_relative_table(distance, f, problems)["answer"].to_numpy(float)
-                        for f in parts], axis=0)
+def _modelled(distance: str, features: str, signs: dict[str, int] | None
+              ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
+    """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
+    ``FEATURES``) fitted on labelled problems."""
+    from hclib.verification.model import fit_model
 
     def fit(problems: Sequence[Problem]) -> Any:
-        from hclib.verification.model import fit_model
-
         truth = np.array([p.same for p in problems])
         try:
-            return [fit_model(_relative_table(distance, f, problems), truth) for f in parts]
+            return fit_model(_relative_table(distance, features, problems), truth,
+                             features=signs)
         except ValueError:  # no scored problems of both kinds: no model, answers 0.5
             return None
 
-    def trained(problems: Sequence[Problem], models: Any) -> np.ndarray:
-        if models is None:
+    def answer(problems: Sequence[Problem], model: Any) -> np.ndarray:
+        if model is None:
             return np.full(len(problems), 0.5)
-        out = []
-        for f, model in zip(parts, models):
-            table = _relative_table(distance, f, problems)
-            prob = model.predict(table)
-            out.append(_no_decision(prob, model.band,
-                                    table["reason"].fillna("").to_numpy(dtype=object)))
-        return np.mean(out, axis=0)
+        table = _relative_table(distance, features, problems)
+        return _no_decision(model.predict(table), model.band,
+                            table["reason"].fillna("").to_numpy(dtype=object))
 
-    return answer, fit, trained
+    return fit, answer
 
 
-def _p_value(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-    return _relative_table("minmax", "words", problems)["p_value"].to_numpy(dtype=float)
+def _column(distance: str, features: str, column: str) -> Callable[..., np.ndarray]:
+    def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+        return _relative_table(distance, features, problems)[column].to_numpy(float)
+
+    return answer
 
 
 def _gi_rows(problems: list[Problem]) -> pd.DataFrame:
@@ -233,15 +238,26 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
 
 def variants() -> list[Variant]:
     """Every compared variant (module docstring), in the order of every table."""
-    out = [Variant("HC P-value", "HC P-value", _p_value),
+    from hclib.verification.model import POOLED_FEATURES
+
+    out = [Variant("HC P-value", "HC P-value", _column("minmax", "words", "p_value")),
            Variant("General Impostors", "baseline", _gi)]
-    for features in (*FEATURE_SETS, BOTH):
-        for distance in DISTANCES:
-            answer, fit, trained = _relative(distance, features)
-            name = f"relative {distance} {features}"
-            out.append(Variant(name, "relative", answer))
-            out.append(Variant(f"{name}, train", "relative, train", trained, fit))
+    for distance, features in CONFIGS:
+        name = f"relative {distance} {features}"
+        out.append(Variant(name, "relative", _column(distance, features, "answer")))
+        fit, answer = _modelled(distance, features, POOLED_FEATURES)
+        out.append(Variant(f"{name}, pooled", "relative, pooled", answer, fit, True))
+        fit, answer = _modelled(distance, features, None)
+        out.append(Variant(f"{name}, train", "relative, train", answer, fit))
+        out.append(Variant(f"{name}, raw score", "relative, raw score",
+                           _column(distance, features, "score")))
     return out
+
+
+def candidate(name: str) -> bool:
+    """Whether a variant may be :func:`hclib.verify`'s default (module docstring): an
+    untrained probability of the relative score, pseudo or pooled."""
+    return name.startswith("relative ") and (name.endswith(", pooled") or "," not in name)
 
 
 # ------------------------------------------------------------------ running and scoring
@@ -265,24 +281,37 @@ def cross_fitted(variant: Variant, problems: Sequence[Problem], folds: int = 2
     return out
 
 
+def _training(problems: Sequence[Problem]) -> list[Problem]:
+    """The training parts of the selection sets, the pooled models' problems."""
+    return [p for p in problems if p.part == "train" and p.set in SELECTION_SETS]
+
+
 def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None,
             progress: bool = True, save: Path | None = None) -> pd.DataFrame:
     """One row per (problem, variant): set, part, truth, answer, ``mode`` (``"direct"``,
-    ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part) and the
-    seconds the variant took on the whole set."""
+    ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part)."""
     chosen = variants() if chosen is None else chosen
     groups: dict[str, dict[str, list[Problem]]] = {}
     for p in problems:
         groups.setdefault(p.set, {}).setdefault(p.part, []).append(p)
+    pool = _training(problems)
     rows = []
-    for v in chosen:
-        start = time.perf_counter()
+    for v in tqdm(chosen, desc="variants", disable=not progress):
+        pooled_cf: dict[str, float] = {}
+        if v.pooled:
+            pooled_cf = dict(zip([p.id for p in pool], cross_fitted(v, pool)))
+            pooled_model = v.fit(pool)
         for name, parts in groups.items():
             train = parts.get("train") or groups.get("essays", {}).get("train", [])
-            model = v.fit(train) if v.trained and "test" in parts else None
+            model = v.fit(train) if v.trained and not v.pooled and "test" in parts \
+                else None
             for part, probs in parts.items():
                 if not v.trained:
                     a, mode = v.answer(probs, None), "direct"
+                elif v.pooled and part == "train" and name in SELECTION_SETS:
+                    a, mode = [pooled_cf[p.id] for p in probs], "cross-fitted"
+                elif v.pooled:
+                    a, mode = v.answer(probs, pooled_model), "fitted on train"
                 elif part == "train":
                     a, mode = cross_fitted(v, probs), "cross-fitted"
                 else:
@@ -290,11 +319,29 @@ def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None
                 rows += [{"variant": v.name, "family": v.family, "set": name, "part": part,
                           "problem": p.id, "same": p.same, "known": len(p.known),
                           "answer": float(x), "mode": mode} for p, x in zip(probs, a)]
-        if progress:
-            print(f"{v.name}: {time.perf_counter() - start:.1f} s", flush=True)
         if save is not None:  # the answers so far, so that a stopped run keeps them
             pd.DataFrame(rows).to_csv(save, index=False, float_format="%.6g")
     return pd.DataFrame(rows)
+
+
+def pooled_models(problems: Sequence[Problem], n: int, seed: int) -> dict[str, Any]:
+    """The pooled model of every configuration, fitted on every training problem of the
+    selection sets, with its provenance (stored by :func:`main`)."""
+    from hclib.verification.model import POOLED_FEATURES
+
+    pool = _training(problems)
+    out = {}
+    for distance, features in CONFIGS:
+        model = _modelled(distance, features, POOLED_FEATURES)[0](pool)
+        if model is None:
+            continue
+        fitted_on = (f"a model fitted on {len(pool)} labelled development problems "
+                     f"(training parts of {', '.join(SELECTION_SETS)}, "
+                     f"hclib.studies.verification_sets, n={n} per part, seed {seed})")
+        out[f"{distance} {features}"] = replace(model, provenance={
+            "fitted_on": fitted_on, "sets": list(SELECTION_SETS), "problems": len(pool),
+            "n": n, "seed": seed})
+    return out
 
 
 def score_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -311,81 +358,97 @@ def score_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
     """The variant :data:`SELECTION_RULE` chooses from :func:`score_table`, and the ranking
-    (mean AUC and mean Cllr over the training parts of :data:`SELECTION_SETS`)."""
+    of every variant (mean AUC and mean Cllr over the training parts of
+    :data:`SELECTION_SETS`): the candidates tied with the best first, by Cllr, then every
+    other variant by AUC."""
     t = table[(table["part"] == "train") & table["set"].isin(SELECTION_SETS)]
     ranking = t.groupby("variant", sort=False)[["auc", "cllr"]].mean()
     ranking["sets"] = t.groupby("variant", sort=False)["set"].nunique()
-    ranking = ranking[ranking["sets"] == len(SELECTION_SETS)]
-    if ranking.empty:
-        raise ValueError("table: no variant has training parts of every selection set")
-    best = ranking["auc"].max()
-    ranking["tie"] = ranking["auc"] >= best - _TIE
-    # the tied first by Cllr, then every other variant by AUC
+    ranking = ranking[ranking["sets"] == len(SELECTION_SETS)].drop(columns="sets")
+    ranking["candidate"] = [candidate(str(v)) for v in ranking.index]
+    eligible = ranking["candidate"] & (ranking["cllr"] < 1)
+    if not eligible.any():
+        eligible = ranking["candidate"]
+    if not eligible.any():
+        raise ValueError("table: no candidate variant (relative, untrained) has training "
+                         "parts of every selection set")
+    best = ranking.loc[eligible, "auc"].max()
+    ranking["tie"] = eligible & (ranking["auc"] >= best - _TIE)
     key = np.where(ranking["tie"], ranking["cllr"], 1e9 - ranking["auc"])
     ranking = ranking.iloc[np.lexsort((-ranking["auc"].to_numpy(), key))]
-    return str(ranking.index[0]), ranking.drop(columns="sets")
+    return str(ranking.index[0]), ranking
 
 
 def default_choice(ranking: pd.DataFrame) -> str:
-    """The best-ranked variant of :func:`choose`'s ranking that :func:`hclib.verify` can
-    run with one feature set (module docstring): its (distance, features) is the default."""
+    """The variant of :func:`choose`'s ranking that is :func:`hclib.verify`'s default:
+    the first candidate (module docstring)."""
     for name in ranking.index:
-        if str(name).startswith("relative ") and BOTH not in str(name):
+        if candidate(str(name)):
             return str(name)
-    raise ValueError("ranking: no relative variant with one feature set")
+    raise ValueError("ranking: no candidate variant (relative, untrained)")
 
 
-def _per_set(table: pd.DataFrame, variant: str, measure: str) -> str:
+def configuration(name: str) -> str:
+    """``"relative DISTANCE FEATURES"`` of a relative variant's name."""
+    return name.split(",")[0]
+
+
+def _per_set(table: pd.DataFrame, variant: str, measure: str,
+             sets: Sequence[str] = ORDER) -> str:
     test = table[(table["part"] == "test") & (table["variant"] == variant)]
     values = test.set_index("set")[measure]
-    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in ORDER)
+    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in sets)
 
 
-def headline(table: pd.DataFrame) -> str:
+def headline(table: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
     """The one sentence of the verification figures that README.md, benchmarks/README.md
-    and the chapter give, from the stored :func:`score_table`."""
+    and the chapter give, from the stored :func:`score_table` (and the earlier run's
+    table ``before``, default :func:`earlier`, for the HC probability it replaces)."""
+    before = earlier() if before is None else before
     default = default_choice(choose(table)[1])
-    default = default.removesuffix(", train")
-    n = int(table[(table["part"] == "test") & (table["variant"] == default)]
-            ["problems"].iloc[0])
+    base = configuration(default)
+    test = table[(table["part"] == "test") & (table["variant"] == default)]
+    n = int(test["problems"].iloc[0])
+    train = table[(table["part"] == "test") & (table["variant"] == base + ", train")]
+    share = train["non-answers"].sum() / train["problems"].sum()
+    n_before = int(before[(before["part"] == "test")
+                          & (before["variant"] == REPLACED)]["problems"].iloc[0])
     return (f"On the development problems of hclib.studies.verification_sets (test parts, "
             f"{n} problems each, half same-author: essays / Federalist papers / novel "
             f"excerpts with one known text / PAN 2020-style pairs), the default "
             f"({default}) has AUC {_per_set(table, default, 'auc')} and Cllr "
             f"{_per_set(table, default, 'cllr')}; with train= "
-            f"AUC {_per_set(table, default + ', train', 'auc')} and Cllr "
-            f"{_per_set(table, default + ', train', 'cllr')}; the HC probability it "
-            f"replaces had AUC {_per_set(table, REPLACED, 'auc')} and Cllr "
-            f"{_per_set(table, REPLACED, 'cllr')}, hclib's General Impostors baseline AUC "
-            f"{_per_set(table, BASELINE, 'auc')}.")
+            f"AUC {_per_set(table, base + ', train', 'auc')} and Cllr "
+            f"{_per_set(table, base + ', train', 'cllr')} ({share:.0%} non-answers); "
+            f"hclib's General Impostors baseline AUC {_per_set(table, BASELINE, 'auc')}. "
+            f"On the earlier run's {n_before} problems per part, the HC probability it "
+            f"replaces had AUC {_per_set(before, REPLACED, 'auc')} and Cllr "
+            f"{_per_set(before, REPLACED, 'cllr')}.")
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored run: every answer (``SCORES_FILE`` and ``BEFORE_FILE``) and the
-    measures (``TABLE_FILE``)."""
-    return _stored_answers(), pd.read_csv(TABLE_FILE)
+    """The stored run: every answer (``SCORES_FILE``) and the measures (``TABLE_FILE``)."""
+    return pd.read_csv(SCORES_FILE), pd.read_csv(TABLE_FILE)
 
 
-def _stored_answers() -> pd.DataFrame:
-    frame = pd.read_csv(SCORES_FILE)
-    if BEFORE_FILE.exists():
-        before = pd.read_csv(BEFORE_FILE).drop(columns="texts", errors="ignore")
-        if set(before["problem"]) != set(frame["problem"]):
-            raise ValueError(f"{BEFORE_FILE.name} holds other problems than "
-                             f"{SCORES_FILE.name}")
-        frame = pd.concat([before, frame], ignore_index=True)
-    return frame
+def earlier() -> pd.DataFrame:
+    """The earlier run's measures (12 problems per set and part), with the answers of
+    hclib before the relative score (module docstring)."""
+    return pd.read_csv(EARLIER_FILE)
 
 
 def tabulate() -> pd.DataFrame:
     """Score the stored answers (:func:`score_table`) and store ``TABLE_FILE``."""
-    table = score_table(_stored_answers())
+    table = score_table(pd.read_csv(SCORES_FILE))
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     return table
 
 
-def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
-    """Run the study on ``n`` problems per set and part, store it, print the choice."""
+def main(n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFrame:
+    """Run the study on ``n`` problems per set and part, store it and the pooled models,
+    print the choice."""
+    from hclib.verification.model import store_pooled
+
     start = time.perf_counter()
     problems = build_sets(n, seed)
     print(f"{len(problems)} problems built in {time.perf_counter() - start:.1f} s",
@@ -393,8 +456,10 @@ def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
     DATA.mkdir(exist_ok=True)
     answers(problems, save=SCORES_FILE)
     table = tabulate()
+    store_pooled(pooled_models(problems, n, seed))
     winner, ranking = choose(table)
-    print(ranking.to_string())
+    with pd.option_context("display.width", 200):
+        print(ranking.to_string())
     print(headline(table))
     print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; "
           f"total {time.perf_counter() - start:.0f} s")

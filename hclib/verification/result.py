@@ -110,6 +110,9 @@ class Verification(Result):
     calibration: pd.DataFrame
     trained: bool = False
     split: bool = False
+    #: What the probability was fitted on when neither trained nor pseudo-problems (the
+    #: stored pooled model's provenance), else "".
+    fitted_on: str = ""
     _counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
     _corpus: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
@@ -261,7 +264,7 @@ class Verification(Result):
         known = f"{len(self.known)} known text" + ("s" if len(self.known) != 1 else "")
         if self.split:
             known = "1 known text (cut in two halves)"
-        model = ("labelled problems" if self.trained else
+        model = ("labelled problems" if self.trained else self.fitted_on or
                  f"pseudo-problems of the known texts and {self.n_impostors} impostors")
         lines = [f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
                  f"{known}; impostors: {self.impostors}.",

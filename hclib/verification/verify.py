@@ -56,13 +56,13 @@ from .copies import known_authors
 from .distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
-from .model import VerificationModel, fit_model, pseudo_probability
+from .model import VerificationModel, fit_model, pooled_model, pseudo_probability
 from .pvalue import conformal_pvalue
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
 
-__all__ = ["BAND", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
+__all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
            "fit_verifier", "verify"]
 
 #: The registry method of the P-value and of ``explain`` by default: HC†.
@@ -72,6 +72,13 @@ DEFAULT_METHOD = "hc_dagger"
 #: :mod:`hclib.studies.verification_study` (the chi-squared distance with words, trained,
 #: ranked first on the development sets' training parts; not an HC).
 DEFAULT_DISTANCE = "chi2"
+#: How an untrained probability is calibrated: ``"pseudo"``, on the problem's own
+#: pseudo-problems; ``"pooled"``, by the stored model fitted on the development sets'
+#: training parts (:func:`hclib.verification.model.pooled_model`).
+CALIBRATIONS = ("pseudo", "pooled")
+#: The untrained calibration by default (the selection rule of
+#: :mod:`hclib.studies.verification_study`).
+DEFAULT_CALIBRATION = "pseudo"
 #: Half-width of the "no decision" band around 0.5 (without training).
 BAND = 0.05
 #: Items in the vocabulary below which a questioned text gets no answer.
@@ -337,7 +344,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            gamma: float = 0.25, band: float | None = None, min_tokens: int = MIN_TOKENS,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
-           relative_words: int = 1000) -> Verification:
+           relative_words: int = 1000, calibration: str | None = None) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -372,9 +379,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
         probability is the model's, and its band the one chosen on them.
+    calibration
+        Without ``train``: ``"pseudo"`` (the problem's pseudo-problems) or ``"pooled"``
+        (the stored model of this distance and features, fitted on the development sets'
+        training parts with the default relative options); ``None``: the default
+        ``DEFAULT_CALIBRATION``, or ``"pseudo"`` where no pooled model fits the options.
     band
         Half-width of the "no decision" band around 0.5 (default ``BAND``, or the
-        trained model's).
+        trained or pooled model's).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".
     """
@@ -395,6 +407,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
             relative_words=relative_words)
+    fitted_on = ""
+    if model is None:
+        model = _pooled(calibration, config, str(feats), vocabulary)
+        fitted_on = "" if model is None else model.provenance.get("fitted_on", "pooled")
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
@@ -413,8 +429,30 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         table=frame, method=m, features=feats, vocabulary=problem.vocabulary,
         known=known_names, impostors=problem.pool.source, n_impostors=len(problem.pool),
         band=band, min_tokens=min_tokens, gamma=gamma, calibration=calibration,
-        trained=model is not None, split=problem.split, _counts=counts,
+        trained=model is not None and not fitted_on, split=problem.split,
+        fitted_on=fitted_on, _counts=counts,
         _corpus=problem.corpus)
+
+
+def _pooled(calibration: str | None, config: RelativeConfig, features: str,
+            vocabulary: Any) -> VerificationModel | None:
+    """The stored pooled model that ``calibration`` asks for, or ``None`` (pseudo)."""
+    if calibration is not None and calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {list(CALIBRATIONS)} or None, got "
+                         f"{calibration!r}")
+    wanted = calibration or DEFAULT_CALIBRATION
+    if wanted == "pseudo":
+        return None
+    model = pooled_model(config.distance, features)
+    fits = vocabulary is None and config == RelativeConfig(config.distance,
+                                                          gamma=config.gamma)
+    if model is not None and fits:
+        return model
+    if calibration is None:
+        return None
+    raise ValueError(f"calibration='pooled': no stored model for distance "
+                     f"{config.distance!r}, features {features!r} with these relative "
+                     "options (the pooled models use the defaults); use 'pseudo'")
 
 
 def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = None,
