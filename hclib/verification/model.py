@@ -43,7 +43,7 @@ from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "MAX_NON_ANSWERS", "POOLED_FEATURES", "POOLED_FILE",
-           "VerificationModel", "fit_model", "pooled_model", "pseudo_probability",
+           "VerificationModel", "choose_band", "fit_model", "pooled_model", "pseudo_probability",
            "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
