@@ -29,6 +29,9 @@ to :math:`Q` first), one of their texts against their others, with the impostors
 authors (with one known text these replace its halves, which are nearer each other than
 two texts of one author are). Another author: each of the :data:`PSEUDO` impostors nearest
 :math:`Q` against the known units, with the impostors by other authors as impostors.
+Every problem, real or pseudo, faces the same number of rivals: the nearest to :math:`Q` of
+as many impostors as the pseudo-problem with the fewest rivals has (the minimum over
+fewer rivals is larger, so a pseudo-problem with fewer would score higher for that alone).
 Their *separation* (the AUC
 of telling the two apart, :func:`separation`) near 0.5 means the method cannot tell the
 author from these impostors.

@@ -20,7 +20,10 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
 4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
    on the problem's pseudo-problems (its known texts against the rest and pool authors'
    texts against their others: same author; its impostors against the known texts:
-   another author) at even prior odds; or, with ``train=``,
+   another author) at even prior odds (``calibration="pseudo"``); or the stored model of
+   the score and the pseudo-problems' log-odds fitted on the development sets' training
+   parts (``calibration="pooled"``, :func:`~hclib.verification.model.pooled_model`); or,
+   with ``train=``,
    a model of the problem's features fitted on labelled problems, with the no-decision band
    chosen on them.
 5. **P-value** (:mod:`hclib.verification.pvalue`): full conformal, :math:`Q` and each known
