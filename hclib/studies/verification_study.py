@@ -89,8 +89,9 @@ from hclib.studies.verification_sets import Problem, build_sets
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
            "N_PROBLEMS", "ORDER", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
            "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "candidate", "choose",
-           "cross_fitted", "default_choice", "earlier", "headline", "load", "main",
-           "configuration", "pooled_models", "score_table", "tabulate", "variants"]
+           "configuration", "cross_fitted", "default_choice", "earlier", "headline",
+           "load", "main", "markdown", "pooled_models", "score_table", "tabulate",
+           "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
 SELECTION_RULE = ("among the untrained probabilities (relative D F, pooled or pseudo) with "
@@ -424,6 +425,22 @@ def headline(table: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
             f"On the earlier run's {n_before} problems per part, the HC probability it "
             f"replaces had AUC {_per_set(before, REPLACED, 'auc')} and Cllr "
             f"{_per_set(before, REPLACED, 'cllr')}.")
+
+
+def markdown(table: pd.DataFrame, part: str = "test") -> str:
+    """Every variant of :func:`choose`'s ranking as a Markdown table: the rule's mean
+    training AUC, and per set of ``part``: AUC / c@1 / Cllr / non-answers."""
+    ranking = choose(table)[1]
+    sets = [s for s in ORDER if ((table["set"] == s) & (table["part"] == part)).any()]
+    lines = ["| variant | rule: mean training AUC | " + " | ".join(sets) + " |",
+             "|---|---:|" + "---:|" * len(sets)]
+    here = table[table["part"] == part].set_index(["variant", "set"])
+    for v in ranking.index:
+        cells = [f"{here.loc[(v, s), 'auc']:.2f} / {here.loc[(v, s), 'c_at_1']:.2f} / "
+                 f"{here.loc[(v, s), 'cllr']:.2f} / {int(here.loc[(v, s), 'non-answers'])}"
+                 for s in sets]
+        lines.append(f"| {v} | {ranking.loc[v, 'auc']:.3f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
