@@ -316,7 +316,8 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                        pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
                        spread=float(np.mean(rel["same"])),
                        pseudo_same=float(np.median(rel["same"])),
-                       pseudo_different=float(np.median(rel["different"])))
+                       pseudo_different=float(np.median(rel["different"])),
+                       rivals=rel["rivals"])
         else:
             row.update(reason="", length=0)
         row.update(log_tokens=math.log(max(len(items), 1)),
@@ -326,14 +327,14 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
                "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-               "pseudo_different"]
+               "pseudo_different", "rivals"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
     frame["reason"] = frame["reason"].fillna("").astype(object)
     return frame, counts
 
 
-def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray, band: float
-               ) -> np.ndarray:
+def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray,
+               band: float | np.ndarray) -> np.ndarray:
     out = np.where(prob > 0.5 + band, "same author",
                    np.where(prob < 0.5 - band, "different author", "no decision"))
     out = np.where(reason != "", "no decision", out)
@@ -417,13 +418,24 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
-    if model is not None:
+    bands = None
+    if model is not None and fitted_on:
+        # the pooled model where the problem is like its training problems (as many
+        # rivals at least), the problem's own pseudo-problems elsewhere, with their band
+        pooled = model.predict(frame)
+        used = np.isfinite(pooled)
+        frame["probability"] = np.where(used, pooled, frame["probability"])
+        frame["calibration"] = np.where(used, "pooled", "pseudo")
+        bands = np.where(used, model.band, BAND) if band is None else None
+        band = (model.band if used.any() else BAND) if band is None else band
+    elif model is not None:
         frame["probability"] = model.predict(frame)
         band = model.band if band is None else band
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
-                                           frame["reason"].to_numpy(), band))
+                                           frame["reason"].to_numpy(),
+                                           band if bands is None else bands))
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(problem.known_lex))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
