@@ -127,3 +127,31 @@ def test_one_known_text_through_the_pooled_path(pool):
                n_subsets=20)
     with pytest.raises(ValueError, match="calibration"):
         verify([known], questioned, impostors=pool, min_tokens=10, calibration="other")
+
+
+def test_pooled_model_leaves_problems_with_fewer_rivals_to_the_pseudo_problems():
+    """A score against few impostors is higher for that alone: the pooled model answers
+    only problems with as many rivals as its training problems had."""
+    model = vm.pooled_model(DEFAULT_DISTANCE, "words")
+    assert model is not None and model.min_rivals > 8
+    rng = np.random.default_rng(4)
+    texts = []
+    for _ in range(8):
+        p = np.exp(rng.normal(0, 0.5, len(WORDS))) / np.arange(1, len(WORDS) + 1)
+        texts.append(" ".join(rng.choice(WORDS, 1200, p=p / p.sum())))
+    few = impostor_pool(texts)
+    p = np.exp(rng.normal(0, 0.5, len(WORDS))) / np.arange(1, len(WORDS) + 1)
+    known = [" ".join(rng.choice(WORDS, 900, p=p / p.sum())) for _ in range(3)]
+    other = np.exp(rng.normal(0, 0.5, len(WORDS))) / np.arange(1, len(WORDS) + 1)
+    questioned = " ".join(rng.choice(WORDS, 800, p=other / other.sum()))
+    res = verify(known, questioned, impostors=few, min_tokens=10)
+    pseudo = verify(known, questioned, impostors=few, min_tokens=10,
+                    calibration="pseudo")
+    assert res.table["rivals"].iloc[0] < model.min_rivals
+    assert res.table["calibration"].iloc[0] == "pseudo"
+    assert res.table["probability"].iloc[0] == pseudo.table["probability"].iloc[0]
+    # the table's model on the same row would have answered: the guard is what changed it
+    assert np.isnan(model.predict(res.table)[0])
+    unguarded = vm.VerificationModel(model.model, model.n_same, model.n_different,
+                                     model.low, model.high, model.band, model.features)
+    assert np.isfinite(unguarded.predict(res.table)[0])

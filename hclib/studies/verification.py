@@ -187,6 +187,7 @@ def run(groups: Sequence[Group], *, n_impostors: int | None = None, seed: int = 
                          "answer": float(answers[name]), "p_value": row["p_value"],
                          "decision": row["decision"], "reason": row["reason"],
                          "score": row["score"], "separation": row["separation"],
+                         "calibration": row["calibration"],
                          "known texts": len(group.known),
                          "impostors": len(pool), "General Impostors": gi[k]})
     return pd.DataFrame(rows)

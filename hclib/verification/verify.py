@@ -426,11 +426,15 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         used = np.isfinite(pooled)
         frame["probability"] = np.where(used, pooled, frame["probability"])
         frame["calibration"] = np.where(used, "pooled", "pseudo")
+        if not used.any():
+            fitted_on = ""
         bands = np.where(used, model.band, BAND) if band is None else None
         band = (model.band if used.any() else BAND) if band is None else band
     elif model is not None:
         frame["probability"] = model.predict(frame)
         band = model.band if band is None else band
+    if "calibration" not in frame:
+        frame["calibration"] = "trained" if model is not None else "pseudo"
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
@@ -444,7 +448,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         table=frame, method=m, features=feats, vocabulary=problem.vocabulary,
         known=known_names, impostors=problem.pool.source, n_impostors=len(problem.pool),
         band=band, min_tokens=min_tokens, gamma=gamma, calibration=calibration,
-        trained=model is not None and not fitted_on, split=problem.split,
+        trained=train is not None, split=problem.split,
         fitted_on=fitted_on, _counts=counts,
         _corpus=problem.corpus)
 
