@@ -99,7 +99,7 @@ def test_band_leaves_at_most_the_cap_unanswered():
 def pool():
     rng = np.random.default_rng(7)
     texts = []
-    for _ in range(24):
+    for _ in range(40):  # 40 authors: as many rivals as the pooled model's problems
         p = np.exp(rng.normal(0, 0.5, len(WORDS))) / np.arange(1, len(WORDS) + 1)
         texts.append(" ".join(rng.choice(WORDS, 1200, p=p / p.sum())))
     return impostor_pool(texts)

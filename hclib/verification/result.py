@@ -55,6 +55,9 @@ COLUMNS: dict[str, str] = {
     "spread": "mean score of the same-author pseudo-problems",
     "pseudo_same": "median score of the same-author pseudo-problems",
     "pseudo_different": "median score of the other-author pseudo-problems",
+    "rivals": "impostors each problem (real or pseudo) is compared with",
+    "calibration": "what the probability was fitted on: pooled (the stored model), pseudo "
+                   "(the problem's pseudo-problems) or trained (train=)",
 }
 #: How a column is headed in the printed table.
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
@@ -64,7 +67,7 @@ LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
 HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "gap_questioned",
                            "reason", "length", "relative_length", "pseudo_logit",
                            "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-                           "pseudo_different")
+                           "pseudo_different", "rivals", "calibration")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
