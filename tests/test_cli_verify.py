@@ -53,8 +53,7 @@ def test_json_and_csv(folders):
     payload = json.loads(done.stdout)
     by = {t["text"]: t for t in payload["texts"]}
     assert set(by) == {"by_a.txt", "by_b.txt"}
-    # the author's text gets the higher probability (with the default chi2 distance the
-    # other author's text of this small fixture sits inside the no-decision band, 0.52)
+    # the author's text gets the higher probability
     assert by["by_b.txt"]["probability"] < by["by_a.txt"]["probability"]
     assert by["by_a.txt"]["probability"] > 0.5
     assert by["by_b.txt"]["p_value"] == pytest.approx(0.2)  # 1 / (4 + 1)
@@ -63,6 +62,24 @@ def test_json_and_csv(folders):
                      "--csv")
     assert done.returncode == 0
     assert done.stdout.splitlines()[0].startswith("text,probability,decision,p_value")
+
+
+def test_calibration_option(folders):
+    """--calibration pooled asks for the stored model; with 8 impostors the problems have
+    fewer rivals than its training problems, so the pseudo-problems answer (as with
+    --calibration pseudo); an unknown calibration exits 2."""
+    runs = {}
+    for calibration in ("pseudo", "pooled"):
+        done = hclib_cli(folders["known"], folders["texts"], "--impostors",
+                         folders["impostors"], "--json", "--calibration", calibration)
+        assert done.returncode == 0, done.stderr
+        runs[calibration] = {t["text"]: t for t in json.loads(done.stdout)["texts"]}
+    for name in ("by_a.txt", "by_b.txt"):
+        assert runs["pooled"][name]["calibration"] == "pseudo"
+        assert runs["pooled"][name]["probability"] == runs["pseudo"][name]["probability"]
+    done = hclib_cli(folders["known"], folders["texts"], "--impostors", folders["impostors"],
+                     "--calibration", "magic")
+    assert done.returncode == 2
 
 
 def pan_problems(base: Path, rng: np.random.Generator, n: int = 8) -> dict[str, bool]:

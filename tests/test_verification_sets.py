@@ -127,23 +127,33 @@ def _table(rows):
                          for v, s, part, auc, cllr in rows])
 
 
-def test_choose_reads_training_parts_only_and_breaks_ties_by_cllr():
+def test_choose_reads_training_parts_only_among_candidates():
+    A, B, C = "relative a words", "relative b words, pooled", "relative c words"
+    T, R, D = "relative a words, train", "relative a words, raw score", "relative d words"
     rows = []
     for s in study.SELECTION_SETS:
-        rows += [("A", s, "train", 0.80, 0.9), ("B", s, "train", 0.798, 0.7),
-                 ("C", s, "train", 0.70, 0.5),
-                 ("A", s, "test", 0.50, 1.2), ("C", s, "test", 0.99, 0.1)]
-    rows.append(("C", "Federalist", "test", 1.0, 0.0))
+        rows += [(A, s, "train", 0.80, 0.9), (B, s, "train", 0.792, 0.7),
+                 (C, s, "train", 0.70, 0.5), (T, s, "train", 0.95, 0.4),
+                 (R, s, "train", 0.96, 3.0), (D, s, "train", 0.90, 1.1),
+                 (A, s, "test", 0.50, 1.2), (C, s, "test", 0.99, 0.1)]
+    rows.append((C, "Federalist", "test", 1.0, 0.0))
     chosen, ranking = study.choose(_table(rows))
-    assert chosen == "B"  # A and B tie within 0.005; B has the lower Cllr
-    assert list(ranking.index) == ["B", "A", "C"]
-    assert np.isclose(ranking.loc["C", "auc"], 0.70)  # the test parts are not read
-    rows = [r for r in rows if r[0] != "B"]
-    assert study.choose(_table(rows))[0] == "A"
+    # train= and the raw score are no candidates; D's Cllr is above 1; A and B tie
+    # within 0.01, B has the lower Cllr
+    assert chosen == B and study.default_choice(ranking) == B
+    assert list(ranking.index[:2]) == [B, A]
+    assert np.isclose(ranking.loc[C, "auc"], 0.70)  # the test parts are not read
+    assert not ranking.loc[[T, R], "candidate"].any()
+    rows = [r for r in rows if r[0] != B]
+    assert study.choose(_table(rows))[0] == A
+    # no candidate with Cllr below 1: the highest AUC among all candidates
+    rows = [r for r in rows if r[0] in (D, T)]
+    assert study.choose(_table(rows))[0] == D
 
 
 def test_choose_needs_every_selection_set():
-    table = _table([("A", "essays", "train", 0.9, 0.5), ("A", "novels", "test", 0.9, 0.5)])
+    table = _table([("relative a words", "essays", "train", 0.9, 0.5),
+                    ("relative a words", "novels", "test", 0.9, 0.5)])
     with pytest.raises(ValueError, match="table"):
         study.choose(table)
 
@@ -173,24 +183,29 @@ def test_stored_run_has_the_columns_the_chapter_reads():
     assert {"variant", "set", "part", "problems", "non-answers", "auc", "c_at_1",
             "auc_c_at_1", "f_05_u", "brier", "cllr", "cllr_min"} <= set(table.columns)
     assert set(table["set"]) == set(vsets.SETS)
-    names = [v.name for v in study.variants()]
-    before = {"HC probability (before)", "HC P-value (before)",
-              "HC probability, train (before)", "General Impostors (before)"}
-    assert set(table["variant"]) == set(names) | before
-    # the stored "before" answers are of the same problems: the baseline agrees exactly
-    gi = scores[scores.variant.isin([study.BASELINE, "General Impostors (before)"])]
-    assert (gi.pivot(index="problem", columns="variant", values="answer").nunique(axis=1)
-            == 1).all()
+    assert set(table["variant"]) == {v.name for v in study.variants()}
+    assert (table["problems"] == study.N_PROBLEMS).all()
     # every (variant, set, part) of the stored answers is in the table, with its count
     counts = scores.groupby(["variant", "set", "part"]).size()
     for row in table.itertuples():
         assert counts[row.variant, row.set, row.part] == row.problems
+    # pooled and trained answers are never fitted on the problems they answer
+    fitted = scores[scores.family.isin(["relative, pooled", "relative, train"])]
+    train = fitted[fitted.part.eq("train") & fitted.set.isin(study.SELECTION_SETS)]
+    assert set(train["mode"]) == {"cross-fitted"}
+    # the earlier run keeps the answers of hclib before the relative score, and its
+    # baseline recomputed on the same problems agrees with the stored one
+    before = study.earlier()
+    gi = before[before.variant.isin([study.BASELINE, "General Impostors (before)"])]
+    assert (gi.pivot_table(index=["set", "part"], columns="variant", values="auc")
+            .nunique(axis=1) == 1).all()
+    assert study.REPLACED in set(before["variant"])
 
 
 def _full_table(auc_default=0.8):
     rows = []
     names = {"relative minmax words": auc_default, "relative minmax words, train": 0.7,
-             "relative cosine words+chars:3": 0.95, study.REPLACED: 0.6,
+             "relative cosine words, raw score": 0.95, study.REPLACED: 0.6,
              study.BASELINE: 0.99}
     for v, auc in names.items():
         for s in study.ORDER:
@@ -198,15 +213,15 @@ def _full_table(auc_default=0.8):
                 if s == "Federalist" and part == "train":
                     continue
                 rows.append({"variant": v, "set": s, "part": part, "problems": 12,
-                             "auc": auc, "cllr": 0.9})
+                             "non-answers": 3, "auc": auc, "cllr": 0.9})
     return pd.DataFrame(rows)
 
 
 def test_default_is_the_best_variant_verify_can_run():
     table = _full_table()
     first, ranking = study.choose(table)
-    assert first == study.BASELINE  # ranked first, but hclib.verify cannot run it
-    assert study.default_choice(ranking) == "relative minmax words"
+    assert first == "relative minmax words"  # GI and the raw score rank higher
+    assert ranking.index[0] == first and np.isclose(ranking.loc[study.BASELINE, "auc"], 0.99)
     with pytest.raises(ValueError, match="ranking"):
         study.default_choice(ranking.loc[[study.BASELINE]])
 
@@ -215,9 +230,12 @@ def test_headline_reads_the_test_parts_of_the_table():
     table = _full_table()
     table.loc[(table.variant == "relative minmax words") & (table.part == "test")
               & (table.set == "novels"), "auc"] = 0.123
-    line = study.headline(table)
+    before = _full_table()
+    before.loc[before.variant == study.REPLACED, "auc"] = 0.456
+    line = study.headline(table, before)
     assert "(relative minmax words)" in line and "12 problems each" in line
     assert "AUC .80 / .80 / .12 / .80" in line and "AUC .99 / .99 / .99 / .99" in line
+    assert "(25% non-answers)" in line and "AUC .46 / .46 / .46 / .46" in line
 
 
 def test_readme_and_benchmarks_give_the_stored_headline():

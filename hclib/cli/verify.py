@@ -77,6 +77,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--distance", default=None, choices=DISTANCES, metavar="NAME",
                    help="distance of the impostor-relative score behind P(same) (default "
                         f"{DEFAULT_DISTANCE}; one of {', '.join(DISTANCES)})")
+    p.add_argument("--calibration", default=None, choices=("pseudo", "pooled"),
+                   help="what P(same) is fitted on without --train: pooled (the stored "
+                        "model of the development sets) or pseudo (the problem's own "
+                        "pseudo-problems); default pooled where it fits, else pseudo")
     p.add_argument("--features", default="words", metavar="SPEC",
                    help="feature set, e.g. words, words:1-2, chars:3 (default words)")
     p.add_argument("--band", type=float, default=None, metavar="B",
@@ -152,7 +156,7 @@ def _run(args: argparse.Namespace) -> int:
             result = verify(known, texts, impostors=impostors, method=args.method,
                             distance=args.distance or DEFAULT_DISTANCE,
                             features=args.features, band=args.band,
-                            min_tokens=args.min_tokens)
+                            min_tokens=args.min_tokens, calibration=args.calibration)
         except DataNotFoundError as exc:  # the default pool, offline
             raise UsageError(f"{exc}; or give impostors of your own: --impostors DIR (a "
                              "folder of texts by other authors)") from None
@@ -235,7 +239,7 @@ def _solve(problems: list, impostors: Any, args: argparse.Namespace,
         res = verify(known, {pb.id: pb.questioned}, impostors=pool, method=args.method,
                      distance=args.distance or DEFAULT_DISTANCE,
                      features=args.features, band=args.band, train=model,
-                     min_tokens=args.min_tokens)
+                     min_tokens=args.min_tokens, calibration=args.calibration)
         rows.append({"id": pb.id, "answer": float(res.pan_answers().iloc[0]),
                      **res.table.iloc[0].to_dict()})
     if unanswered:

@@ -169,7 +169,7 @@ def run(groups: Sequence[Group], *, n_impostors: int | None = None, seed: int = 
         baseline: bool = True, **options: Any) -> pd.DataFrame:
     """One row per questioned text: its set, author, truth, the probability and PAN's
     answer (0.5 for "no decision"), the P-value, the decision and its reason, the relative
-    score, the numbers of known texts and impostors and, with ``baseline``, the General
+    score and its pseudo-problems' separation, the numbers of known texts and impostors and, with ``baseline``, the General
     Impostors score. ``n_impostors`` (seeded) impostors of each group; ``options`` go to
     :func:`hclib.verify`."""
     rows = []
@@ -186,7 +186,9 @@ def run(groups: Sequence[Group], *, n_impostors: int | None = None, seed: int = 
                          "same": group.same[name], "probability": row["probability"],
                          "answer": float(answers[name]), "p_value": row["p_value"],
                          "decision": row["decision"], "reason": row["reason"],
-                         "score": row["score"], "known texts": len(group.known),
+                         "score": row["score"], "separation": row["separation"],
+                         "calibration": row["calibration"],
+                         "known texts": len(group.known),
                          "impostors": len(pool), "General Impostors": gi[k]})
     return pd.DataFrame(rows)
 

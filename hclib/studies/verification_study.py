@@ -8,49 +8,66 @@ Every variant answers every problem with a same-author probability (or a score i
 (:func:`hclib.calibration.metrics.verification_scores`: AUC, c@1, AUC × c@1, F0.5u, Brier,
 :math:`C_{llr}`, :math:`C_{llr}^{\min}`).
 
-**Variants** (:func:`variants`):
+**Variants** (:func:`variants`), for each configuration of :data:`CONFIGS` (the five
+distances of ``DISTANCES`` with words; character 3-grams only with the two distances that
+led the earlier 12-problem run, χ² and min–max, to keep the run affordable):
 
-* ``relative DISTANCE FEATURES``: the impostor-relative score of :func:`hclib.verify`
-  (:mod:`hclib.verification.relative`: 100 random halves of the vocabulary, the 30 nearest
-  impostors, both directions; probability from the problem's pseudo-problems) under each
-  distance of ``DISTANCES`` and feature set ``words``, ``chars:3`` and
-  ``words+chars:3`` (:data:`BOTH`: the mean of the two answers), untrained; and the same
-  with ``, train``: the model of :func:`hclib.verification.model.fit_model` (the problem's
-  own features, lengths modelled, the no-decision band chosen for c@1) fitted on the
-  training part;
+* ``relative DISTANCE FEATURES``: :func:`hclib.verify` untrained, ``calibration="pseudo"``:
+  the impostor-relative score (:mod:`hclib.verification.relative`: 100 random halves of
+  the vocabulary, the 30 nearest impostors, both directions) turned into a probability by
+  the problem's own pseudo-problems;
+* ``..., pooled``: the same score turned into a probability by the logistic model of
+  :data:`hclib.verification.model.POOLED_FEATURES` (two features: the score and the
+  pseudo-problems' log-odds, both comparable across kinds of text) fitted *once* on the
+  training parts of essays, novels and pairs together; the model stored in hclib
+  (:data:`hclib.verification.model.POOLED_FILE`, :func:`pooled_models`) is this fit on
+  every training problem of the configuration, with its provenance. It answers problems
+  with at least as many rivals as its training problems had (``min_rivals``), and gives
+  the pseudo-problems' answer elsewhere (the Federalist's pools of two other authors;
+  this guard was added after the first 40-problem run, when a synthetic different-author
+  text with 8 impostors got P 0.94: the run was repeated with it, the rule unchanged);
+* ``..., train``: the model of :func:`hclib.verification.model.fit_model` (the problem's
+  own features ``FEATURES``, lengths modelled, the no-decision band chosen for c@1 with at
+  most :data:`~hclib.verification.model.MAX_NON_ANSWERS` of the training problems'
+  cross-validated answers non-answers) fitted on the set's own training part (the
+  Federalist's: the essays');
+* ``..., raw score``: the relative score itself, read as an answer: it ranks (AUC) but is
+  no probability, so its c@1 and :math:`C_{llr}` mean little; it shows what the
+  calibration loses or keeps of the ranking;
 * ``HC P-value``: :func:`hclib.verify`'s full-conformal HC† P-value read as a score;
 * ``General Impostors``: :func:`hclib.studies.verification.general_impostors`, the
-  baseline written from Koppel and Winter (2014), with the problem's impostors;
-* ``... (before)``: the answers of :func:`hclib.verify` before the relative score
-  (hclib at commit 6684cb3, this study's problems): ``HC probability (before)``, the
-  HC† discrepancy to the known corpus calibrated on impostors, as PAN reads it;
-  ``HC P-value (before)``; ``HC probability, train (before)``, its ``train=`` (a model
-  of the position :math:`u`; NaN with one known text, answered 0.5); ``General
-  Impostors (before)`` (the same baseline, a check that the problems are the same). That
-  code is gone, so they are stored (``BEFORE_FILE``) and read back, not recomputed.
+  baseline written from Koppel and Winter (2014), with the problem's impostors.
 
-**The selection rule** (:data:`SELECTION_RULE`), written before the comparison ran: on the
-*training parts only* of essays (a), novels (b) and pairs (c), each variant's AUC,
-averaged over the three sets; a variant fitted on training problems is scored there by
-2-fold cross-fitting by known author (fit on the problems of half the authors, answer the
-other half, and back). The highest mean AUC wins; mean AUCs within 0.005 of the best are
-a tie, broken by the lower mean :math:`C_{llr}` of the same answers. The default of
-:func:`hclib.verify` is the configuration (distance, features) of the best-ranked variant
-that :func:`hclib.verify` can run with one feature set (a ``relative`` variant, trained or
-not; ``train=`` needs the user's labelled problems, so the untrained probability of that
-configuration is the default and ``train=`` its recommended use); General Impostors and
-``words+chars:3`` (the mean of two calls) are ranked and reported but are not candidates
-(amended before any result of the run was seen). The test parts and
-the Federalist set are not seen by the rule; they report the chosen variant and every
-other one (:func:`score_table`). Targets on the test parts of (a)–(c): the chosen default
-beats ``General Impostors`` and ``HC probability`` in AUC on each set, with
-:math:`C_{llr} < 1`.
+The answers of :func:`hclib.verify` before the relative score (hclib at commit 6684cb3:
+the HC probability, its P-value and its ``train=``) were stored for the earlier run's
+problems only (12 per set and part, ``BEFORE_FILE``); that code is gone, so they cannot
+be computed on the larger sets. The earlier run's table, with them, stays as
+``EARLIER_FILE`` (:func:`earlier`): the HC probability is compared with the default there,
+at 12 problems per part, and nowhere else.
 
-**The stored run** has 12 problems per set and part (:func:`main`'s ``n``; every
-variant on 84 problems took 362 s on 2 cores, the relative score's character 3-grams most
-of it), with ``hclib.verify`` as released here (a first run, with an earlier relative
-score, was replaced; the rule ranked the same variant first in both). With 12 problems a
-set's AUC has a standard error near 0.1.
+**The selection rule** (:data:`SELECTION_RULE`), written and committed before this run:
+on the *training parts only* of essays (a), novels (b) and pairs (c), each variant's
+AUC, averaged over the three sets; a variant fitted on training problems (``train`` and
+``pooled``) is scored there by 2-fold cross-fitting by known author (fit on the problems
+of half the authors, answer the other half, and back; ``pooled`` fits on that half of all
+three sets together). Candidates for the default of :func:`hclib.verify` are the
+variants it runs without the user's labels and that give a probability: ``relative D F``
+and ``relative D F, pooled``. Among the candidates whose mean :math:`C_{llr}` is below 1
+(a probability worse than none is no default; if none is, all candidates), the highest
+mean AUC wins; mean AUCs within 0.01 of the best are a tie, broken by the lower mean
+:math:`C_{llr}`. The winner's distance becomes ``DEFAULT_DISTANCE`` of
+:mod:`hclib.verification.verify` and its calibration (``"pseudo"`` or ``"pooled"``) the
+default calibration (features stay words unless the winner has character 3-grams).
+Every variant is ranked and reported; the test parts and the Federalist set are not seen
+by the rule. Targets on the test parts of (a)–(c) and the Federalist: the default beats
+``General Impostors`` in AUC on each set (and the HC probability on the earlier run's
+problems), with :math:`C_{llr} < 1`; ``train=`` leaves fewer than 20 % of the answers
+non-answers on every test part.
+
+**The stored run** has :data:`N_PROBLEMS` problems per set and part (:func:`main`'s
+``n``; PAN 2018 has 75 English authors and the Gutenberg collection 55, split in halves,
+so problems of one part share authors but not texts). With 40 problems a set's AUC has a
+standard error near 0.05–0.07, the mean over three sets near 0.04.
 
 ``python -m hclib.studies.verification_study`` runs it and stores
 ``SCORES_FILE`` (every problem's answer under every variant) and ``TABLE_FILE``
@@ -62,36 +79,46 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
-__all__ = ["BASELINE", "BEFORE_FILE", "BOTH", "DATA", "DISTANCES", "FEATURE_SETS", "ORDER",
-           "REPLACED", "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE",
-           "Variant", "answers", "choose", "cross_fitted", "default_choice", "headline",
-           "load", "main", "score_table", "tabulate", "variants"]
+__all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
+           "N_PROBLEMS", "ORDER", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
+           "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "candidate", "choose",
+           "configuration", "cross_fitted", "default_choice", "earlier", "headline",
+           "load", "main", "markdown", "pooled_models", "score_table", "tabulate",
+           "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
-SELECTION_RULE = ("highest mean AUC over the training parts of essays (a), novels (b) and "
-                  "pairs (c), trained variants by 2-fold cross-fitting by known author; "
-                  "mean AUCs within 0.005 of the best tie, broken by the lower mean Cllr")
-#: The sets whose training parts the rule reads.
+SELECTION_RULE = ("among the untrained probabilities (relative D F, pooled or pseudo) with "
+                  "mean Cllr below 1, the highest mean AUC over the training parts of "
+                  "essays (a), novels (b) and pairs (c), pooled variants by 2-fold "
+                  "cross-fitting by known author; mean AUCs within 0.01 of the best tie, "
+                  "broken by the lower mean Cllr")
+#: The sets whose training parts the rule reads (and the pooled model is fitted on).
 SELECTION_SETS = ("essays", "novels", "pairs")
 #: Where the stored run lives.
 DATA = Path(__file__).with_name("data")
 SCORES_FILE = DATA / "verification_scores.csv"
 TABLE_FILE = DATA / "verification_variants.csv"
+#: The earlier run (12 problems per set and part) with the answers of hclib before the
+#: relative score (``BEFORE_FILE``, that run's problems only).
+EARLIER_FILE = DATA / "verification_variants_n12.csv"
 BEFORE_FILE = DATA / "verification_before.csv"
-_TIE = 0.005
+_TIE = 0.01
+#: Problems per set and part of the stored run.
+N_PROBLEMS = 40
 #: The sets in the order of every table and sentence.
 ORDER = ("essays", "Federalist", "novels", "pairs")
-#: The answer the default replaces, and hclib's General-Impostors baseline.
+#: The answer the default replaces (earlier run only), and hclib's GI baseline.
 REPLACED = "HC probability (before)"
 BASELINE = "General Impostors"
 
@@ -99,12 +126,14 @@ BASELINE = "General Impostors"
 @dataclass(frozen=True)
 class Variant:
     """A verifier: ``answer(problems)`` gives one probability per problem; a ``trained``
-    one is ``fit(training problems)`` first and answers with the fitted model."""
+    one is ``fit(training problems)`` first and answers with the fitted model; a
+    ``pooled`` one is fitted on the training parts of every selection set together."""
 
     name: str
     family: str
     answer: Callable[[Sequence[Problem], Any], np.ndarray]
     fit: Callable[[Sequence[Problem]], Any] | None = None
+    pooled: bool = False
 
     @property
     def trained(self) -> bool:
@@ -115,20 +144,21 @@ class Variant:
 
 
 DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
-FEATURE_SETS = ("words", "chars:3")
-#: The combined feature set, the mean of the ``words`` and ``chars:3`` answers.
-BOTH = "words+chars:3"
+#: The (distance, features) configurations of the relative score compared.
+CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
+                                                    ("minmax", "chars:3"))
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 _JOBS = 2
 
 
 def _relative_row(job: tuple[Problem, str, str]) -> dict[str, Any]:
-    """One :func:`hclib.verify` call: the table row, the PAN answer and the P-value."""
+    """One :func:`hclib.verify` call (pseudo-problem calibration): the table row, the PAN
+    answer and the P-value."""
     from hclib.verification.verify import verify
 
     p, distance, features = job
     res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
-                 distance=distance, features=features)
+                 distance=distance, features=features, calibration="pseudo")
     return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 
@@ -145,16 +175,20 @@ def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem
 
 def _relative_table(distance: str, features: str, problems: Sequence[Problem]
                     ) -> pd.DataFrame:
+    kind = f"relative {distance} {features}"
+
     def make(todo: list[Problem]) -> pd.DataFrame:
         jobs = [(p, distance, features) for p in todo]
+        bar = dict(total=len(jobs), desc=kind, leave=False)
         if _JOBS > 1 and len(jobs) > 1:
             import multiprocessing as mp
 
             with mp.get_context("fork").Pool(_JOBS) as workers:
-                return pd.DataFrame(workers.map(_relative_row, jobs, chunksize=1))
-        return pd.DataFrame([_relative_row(j) for j in jobs])
+                return pd.DataFrame(list(tqdm(workers.imap(_relative_row, jobs,
+                                                           chunksize=1), **bar)))
+        return pd.DataFrame([_relative_row(j) for j in tqdm(jobs, **bar)])
 
-    return _cached(f"relative {distance} {features}", problems, make)
+    return _cached(kind, problems, make)
 
 
 def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarray:
@@ -164,42 +198,45 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
     return np.where((reason != "") | ~np.isfinite(prob), 0.5, out)
 
 
-def _relative(distance: str, features: str) -> tuple[Callable[..., np.ndarray],
-                                                      Callable[..., Any],
-                                                      Callable[..., np.ndarray]]:
-    """(untrained answer, fit, trained answer) of the relative score of one configuration;
-    for :data:`BOTH`, the mean of the ``words`` and ``chars:3`` answers."""
-    parts = ("words", "chars:3") if features == BOTH else (features,)
-
-    def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-        return np.mean([_relative_table(distance, f, problems)["answer"].to_numpy(float)
-                        for f in parts], axis=0)
+def _modelled(distance: str, features: str, signs: dict[str, int] | None
+              ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
+    """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
+    ``FEATURES``, ``train=``) fitted on labelled problems. A pooled model (``signs``
+    given) answers as :func:`hclib.verify` does: only problems with as many rivals as its
+    training problems, the pseudo-problems' answer elsewhere."""
+    from hclib.verification.model import fit_model
 
     def fit(problems: Sequence[Problem]) -> Any:
-        from hclib.verification.model import fit_model
-
         truth = np.array([p.same for p in problems])
+        table = _relative_table(distance, features, problems)
         try:
-            return [fit_model(_relative_table(distance, f, problems), truth) for f in parts]
+            model = fit_model(table, truth, features=signs)
         except ValueError:  # no scored problems of both kinds: no model, answers 0.5
             return None
+        if signs is None:
+            return model
+        return replace(model, min_rivals=int(np.nanmin(table["rivals"].to_numpy(float))))
 
-    def trained(problems: Sequence[Problem], models: Any) -> np.ndarray:
-        if models is None:
+    def answer(problems: Sequence[Problem], model: Any) -> np.ndarray:
+        if model is None:
             return np.full(len(problems), 0.5)
-        out = []
-        for f, model in zip(parts, models):
-            table = _relative_table(distance, f, problems)
-            prob = model.predict(table)
-            out.append(_no_decision(prob, model.band,
-                                    table["reason"].fillna("").to_numpy(dtype=object)))
-        return np.mean(out, axis=0)
+        table = _relative_table(distance, features, problems)
+        prob = model.predict(table)
+        out = _no_decision(prob, model.band,
+                           table["reason"].fillna("").to_numpy(dtype=object))
+        if signs is None:
+            return out
+        fallback = ~np.isfinite(prob) & np.isfinite(table["score"].to_numpy(float))
+        return np.where(fallback, table["answer"].to_numpy(float), out)
 
-    return answer, fit, trained
+    return fit, answer
 
 
-def _p_value(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-    return _relative_table("minmax", "words", problems)["p_value"].to_numpy(dtype=float)
+def _column(distance: str, features: str, column: str) -> Callable[..., np.ndarray]:
+    def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
+        return _relative_table(distance, features, problems)[column].to_numpy(float)
+
+    return answer
 
 
 def _gi_rows(problems: list[Problem]) -> pd.DataFrame:
@@ -216,15 +253,26 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
 
 def variants() -> list[Variant]:
     """Every compared variant (module docstring), in the order of every table."""
-    out = [Variant("HC P-value", "HC P-value", _p_value),
+    from hclib.verification.model import POOLED_FEATURES
+
+    out = [Variant("HC P-value", "HC P-value", _column("minmax", "words", "p_value")),
            Variant("General Impostors", "baseline", _gi)]
-    for features in (*FEATURE_SETS, BOTH):
-        for distance in DISTANCES:
-            answer, fit, trained = _relative(distance, features)
-            name = f"relative {distance} {features}"
-            out.append(Variant(name, "relative", answer))
-            out.append(Variant(f"{name}, train", "relative, train", trained, fit))
+    for distance, features in CONFIGS:
+        name = f"relative {distance} {features}"
+        out.append(Variant(name, "relative", _column(distance, features, "answer")))
+        fit, answer = _modelled(distance, features, POOLED_FEATURES)
+        out.append(Variant(f"{name}, pooled", "relative, pooled", answer, fit, True))
+        fit, answer = _modelled(distance, features, None)
+        out.append(Variant(f"{name}, train", "relative, train", answer, fit))
+        out.append(Variant(f"{name}, raw score", "relative, raw score",
+                           _column(distance, features, "score")))
     return out
+
+
+def candidate(name: str) -> bool:
+    """Whether a variant may be :func:`hclib.verify`'s default (module docstring): an
+    untrained probability of the relative score, pseudo or pooled."""
+    return name.startswith("relative ") and (name.endswith(", pooled") or "," not in name)
 
 
 # ------------------------------------------------------------------ running and scoring
@@ -248,24 +296,37 @@ def cross_fitted(variant: Variant, problems: Sequence[Problem], folds: int = 2
     return out
 
 
+def _training(problems: Sequence[Problem]) -> list[Problem]:
+    """The training parts of the selection sets, the pooled models' problems."""
+    return [p for p in problems if p.part == "train" and p.set in SELECTION_SETS]
+
+
 def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None,
             progress: bool = True, save: Path | None = None) -> pd.DataFrame:
     """One row per (problem, variant): set, part, truth, answer, ``mode`` (``"direct"``,
-    ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part) and the
-    seconds the variant took on the whole set."""
+    ``"cross-fitted"`` on a training part, ``"fitted on train"`` on a test part)."""
     chosen = variants() if chosen is None else chosen
     groups: dict[str, dict[str, list[Problem]]] = {}
     for p in problems:
         groups.setdefault(p.set, {}).setdefault(p.part, []).append(p)
+    pool = _training(problems)
     rows = []
-    for v in chosen:
-        start = time.perf_counter()
+    for v in tqdm(chosen, desc="variants", disable=not progress):
+        pooled_cf: dict[str, float] = {}
+        if v.pooled:
+            pooled_cf = dict(zip([p.id for p in pool], cross_fitted(v, pool)))
+            pooled_model = v.fit(pool)
         for name, parts in groups.items():
             train = parts.get("train") or groups.get("essays", {}).get("train", [])
-            model = v.fit(train) if v.trained and "test" in parts else None
+            model = v.fit(train) if v.trained and not v.pooled and "test" in parts \
+                else None
             for part, probs in parts.items():
                 if not v.trained:
                     a, mode = v.answer(probs, None), "direct"
+                elif v.pooled and part == "train" and name in SELECTION_SETS:
+                    a, mode = [pooled_cf[p.id] for p in probs], "cross-fitted"
+                elif v.pooled:
+                    a, mode = v.answer(probs, pooled_model), "fitted on train"
                 elif part == "train":
                     a, mode = cross_fitted(v, probs), "cross-fitted"
                 else:
@@ -273,11 +334,30 @@ def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None
                 rows += [{"variant": v.name, "family": v.family, "set": name, "part": part,
                           "problem": p.id, "same": p.same, "known": len(p.known),
                           "answer": float(x), "mode": mode} for p, x in zip(probs, a)]
-        if progress:
-            print(f"{v.name}: {time.perf_counter() - start:.1f} s", flush=True)
         if save is not None:  # the answers so far, so that a stopped run keeps them
             pd.DataFrame(rows).to_csv(save, index=False, float_format="%.6g")
     return pd.DataFrame(rows)
+
+
+def pooled_models(problems: Sequence[Problem], n: int, seed: int) -> dict[str, Any]:
+    """The pooled model of every configuration, fitted on every training problem of the
+    selection sets, with its provenance (stored by :func:`main`)."""
+    from hclib.verification.model import POOLED_FEATURES
+
+    pool = _training(problems)
+    out = {}
+    for distance, features in CONFIGS:
+        model = _modelled(distance, features, POOLED_FEATURES)[0](pool)
+        if model is None:
+            continue
+        fitted_on = (f"a model fitted on {len(pool)} labelled development problems "
+                     f"(training parts of {', '.join(SELECTION_SETS)}, "
+                     f"hclib.studies.verification_sets, n={n} per part, seed {seed}; "
+                     f"problems with at least {model.min_rivals} rivals)")
+        out[f"{distance} {features}"] = replace(model, provenance={
+            "fitted_on": fitted_on, "sets": list(SELECTION_SETS), "problems": len(pool),
+            "n": n, "seed": seed})
+    return out
 
 
 def score_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -294,81 +374,113 @@ def score_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
     """The variant :data:`SELECTION_RULE` chooses from :func:`score_table`, and the ranking
-    (mean AUC and mean Cllr over the training parts of :data:`SELECTION_SETS`)."""
+    of every variant (mean AUC and mean Cllr over the training parts of
+    :data:`SELECTION_SETS`): the candidates tied with the best first, by Cllr, then every
+    other variant by AUC."""
     t = table[(table["part"] == "train") & table["set"].isin(SELECTION_SETS)]
     ranking = t.groupby("variant", sort=False)[["auc", "cllr"]].mean()
     ranking["sets"] = t.groupby("variant", sort=False)["set"].nunique()
-    ranking = ranking[ranking["sets"] == len(SELECTION_SETS)]
-    if ranking.empty:
-        raise ValueError("table: no variant has training parts of every selection set")
-    best = ranking["auc"].max()
-    ranking["tie"] = ranking["auc"] >= best - _TIE
-    # the tied first by Cllr, then every other variant by AUC
+    ranking = ranking[ranking["sets"] == len(SELECTION_SETS)].drop(columns="sets")
+    ranking["candidate"] = [candidate(str(v)) for v in ranking.index]
+    eligible = ranking["candidate"] & (ranking["cllr"] < 1)
+    if not eligible.any():
+        eligible = ranking["candidate"]
+    if not eligible.any():
+        raise ValueError("table: no candidate variant (relative, untrained) has training "
+                         "parts of every selection set")
+    best = ranking.loc[eligible, "auc"].max()
+    ranking["tie"] = eligible & (ranking["auc"] >= best - _TIE)
     key = np.where(ranking["tie"], ranking["cllr"], 1e9 - ranking["auc"])
     ranking = ranking.iloc[np.lexsort((-ranking["auc"].to_numpy(), key))]
-    return str(ranking.index[0]), ranking.drop(columns="sets")
+    return str(ranking.index[0]), ranking
 
 
 def default_choice(ranking: pd.DataFrame) -> str:
-    """The best-ranked variant of :func:`choose`'s ranking that :func:`hclib.verify` can
-    run with one feature set (module docstring): its (distance, features) is the default."""
+    """The variant of :func:`choose`'s ranking that is :func:`hclib.verify`'s default:
+    the first candidate (module docstring)."""
     for name in ranking.index:
-        if str(name).startswith("relative ") and BOTH not in str(name):
+        if candidate(str(name)):
             return str(name)
-    raise ValueError("ranking: no relative variant with one feature set")
+    raise ValueError("ranking: no candidate variant (relative, untrained)")
 
 
-def _per_set(table: pd.DataFrame, variant: str, measure: str) -> str:
+def configuration(name: str) -> str:
+    """``"relative DISTANCE FEATURES"`` of a relative variant's name."""
+    return name.split(",")[0]
+
+
+def _per_set(table: pd.DataFrame, variant: str, measure: str,
+             sets: Sequence[str] = ORDER) -> str:
     test = table[(table["part"] == "test") & (table["variant"] == variant)]
     values = test.set_index("set")[measure]
-    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in ORDER)
+    return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in sets)
 
 
-def headline(table: pd.DataFrame) -> str:
+def headline(table: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
     """The one sentence of the verification figures that README.md, benchmarks/README.md
-    and the chapter give, from the stored :func:`score_table`."""
+    and the chapter give, from the stored :func:`score_table` (and the earlier run's
+    table ``before``, default :func:`earlier`, for the HC probability it replaces)."""
+    before = earlier() if before is None else before
     default = default_choice(choose(table)[1])
-    default = default.removesuffix(", train")
-    n = int(table[(table["part"] == "test") & (table["variant"] == default)]
-            ["problems"].iloc[0])
+    base = configuration(default)
+    test = table[(table["part"] == "test") & (table["variant"] == default)]
+    n = int(test["problems"].iloc[0])
+    train = table[(table["part"] == "test") & (table["variant"] == base + ", train")]
+    share = train["non-answers"].sum() / train["problems"].sum()
+    n_before = int(before[(before["part"] == "test")
+                          & (before["variant"] == REPLACED)]["problems"].iloc[0])
     return (f"On the development problems of hclib.studies.verification_sets (test parts, "
             f"{n} problems each, half same-author: essays / Federalist papers / novel "
             f"excerpts with one known text / PAN 2020-style pairs), the default "
             f"({default}) has AUC {_per_set(table, default, 'auc')} and Cllr "
             f"{_per_set(table, default, 'cllr')}; with train= "
-            f"AUC {_per_set(table, default + ', train', 'auc')} and Cllr "
-            f"{_per_set(table, default + ', train', 'cllr')}; the HC probability it "
-            f"replaces had AUC {_per_set(table, REPLACED, 'auc')} and Cllr "
-            f"{_per_set(table, REPLACED, 'cllr')}, hclib's General Impostors baseline AUC "
-            f"{_per_set(table, BASELINE, 'auc')}.")
+            f"AUC {_per_set(table, base + ', train', 'auc')} and Cllr "
+            f"{_per_set(table, base + ', train', 'cllr')} ({share:.0%} non-answers); "
+            f"hclib's General Impostors baseline AUC {_per_set(table, BASELINE, 'auc')}. "
+            f"On the earlier run's {n_before} problems per part, the HC probability it "
+            f"replaces had AUC {_per_set(before, REPLACED, 'auc')} and Cllr "
+            f"{_per_set(before, REPLACED, 'cllr')}.")
+
+
+def markdown(table: pd.DataFrame, part: str = "test") -> str:
+    """Every variant of :func:`choose`'s ranking as a Markdown table: the rule's mean
+    training AUC, and per set of ``part``: AUC / c@1 / Cllr / non-answers."""
+    ranking = choose(table)[1]
+    sets = [s for s in ORDER if ((table["set"] == s) & (table["part"] == part)).any()]
+    lines = ["| variant | rule: mean training AUC | " + " | ".join(sets) + " |",
+             "|---|---:|" + "---:|" * len(sets)]
+    here = table[table["part"] == part].set_index(["variant", "set"])
+    for v in ranking.index:
+        cells = [f"{here.loc[(v, s), 'auc']:.2f} / {here.loc[(v, s), 'c_at_1']:.2f} / "
+                 f"{here.loc[(v, s), 'cllr']:.2f} / {int(here.loc[(v, s), 'non-answers'])}"
+                 for s in sets]
+        lines.append(f"| {v} | {ranking.loc[v, 'auc']:.3f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored run: every answer (``SCORES_FILE`` and ``BEFORE_FILE``) and the
-    measures (``TABLE_FILE``)."""
-    return _stored_answers(), pd.read_csv(TABLE_FILE)
+    """The stored run: every answer (``SCORES_FILE``) and the measures (``TABLE_FILE``)."""
+    return pd.read_csv(SCORES_FILE), pd.read_csv(TABLE_FILE)
 
 
-def _stored_answers() -> pd.DataFrame:
-    frame = pd.read_csv(SCORES_FILE)
-    if BEFORE_FILE.exists():
-        before = pd.read_csv(BEFORE_FILE).drop(columns="texts", errors="ignore")
-        if set(before["problem"]) != set(frame["problem"]):
-            raise ValueError(f"{BEFORE_FILE.name} holds other problems than "
-                             f"{SCORES_FILE.name}")
-        frame = pd.concat([before, frame], ignore_index=True)
-    return frame
+def earlier() -> pd.DataFrame:
+    """The earlier run's measures (12 problems per set and part), with the answers of
+    hclib before the relative score (module docstring)."""
+    return pd.read_csv(EARLIER_FILE)
 
 
 def tabulate() -> pd.DataFrame:
     """Score the stored answers (:func:`score_table`) and store ``TABLE_FILE``."""
-    table = score_table(_stored_answers())
+    table = score_table(pd.read_csv(SCORES_FILE))
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     return table
 
 
-def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
-    """Run the study on ``n`` problems per set and part, store it, print the choice."""
+def main(n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFrame:
+    """Run the study on ``n`` problems per set and part, store it and the pooled models,
+    print the choice."""
+    from hclib.verification.model import store_pooled
+
     start = time.perf_counter()
     problems = build_sets(n, seed)
     print(f"{len(problems)} problems built in {time.perf_counter() - start:.1f} s",
@@ -376,8 +488,10 @@ def main(n: int = 12, seed: int = 0) -> pd.DataFrame:
     DATA.mkdir(exist_ok=True)
     answers(problems, save=SCORES_FILE)
     table = tabulate()
+    store_pooled(pooled_models(problems, n, seed))
     winner, ranking = choose(table)
-    print(ranking.to_string())
+    with pd.option_context("display.width", 200):
+        print(ranking.to_string())
     print(headline(table))
     print(f"first by the rule: {winner}; the default: {default_choice(ranking)}; "
           f"total {time.perf_counter() - start:.0f} s")

@@ -29,6 +29,9 @@ to :math:`Q` first), one of their texts against their others, with the impostors
 authors (with one known text these replace its halves, which are nearer each other than
 two texts of one author are). Another author: each of the :data:`PSEUDO` impostors nearest
 :math:`Q` against the known units, with the impostors by other authors as impostors.
+Every problem, real or pseudo, faces the same number of rivals: the nearest to :math:`Q` of
+as many impostors as the pseudo-problem with the fewest rivals has (the minimum over
+fewer rivals is larger, so a pseudo-problem with fewer would score higher for that alone).
 Their *separation* (the AUC
 of telling the two apart, :func:`separation`) near 0.5 means the method cannot tell the
 author from these impostors.
@@ -265,14 +268,20 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
         backward = float(np.mean([closer(j, np.array([x]), others) for j in authors]))
         return forward, backward
 
-    fb = np.array([score(x, ik, ii) for x in iq])
-    fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
-    same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii)) for j in ik]
-    same += [np.mean(score(x, units, others)) for x, units, others in extra]
     rivals_of = {i: ii[(ii != i) & (who[ii - w - n] != who[i - w - n])] for i in pseudo}
     # every chosen impostor by one author: the others' texts are the rivals
     rivals_of = {i: r if r.size else ii[ii != i] for i, r in rivals_of.items()}
-    diff = [np.mean(score(i, ik, rivals_of[i])) for i in pseudo]
+    # every problem, real or pseudo, faces the same number of rivals (the nearest to Q):
+    # the nearest of fewer rivals is farther, and a pseudo-problem with fewer rivals
+    # would score higher for that alone (the Federalist's Hamilton pseudo-problems
+    # against Madison, with Jay's few papers as rivals, outscored Madison's own)
+    k = min([m, *(r.size for r in rivals_of.values()), *(o.size for *_, o in extra)])
+    k = max(k, 1)
+    fb = np.array([score(x, ik, ii[:k]) for x in iq])
+    fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
+    same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii[:k])) for j in ik]
+    same += [np.mean(score(x, units, others[:k])) for x, units, others in extra]
+    diff = [np.mean(score(i, ik, rivals_of[i][:k])) for i in pseudo]
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
-            "separation": separation(np.array(same), np.array(diff))}
+            "separation": separation(np.array(same), np.array(diff)), "rivals": k}

@@ -55,6 +55,9 @@ COLUMNS: dict[str, str] = {
     "spread": "mean score of the same-author pseudo-problems",
     "pseudo_same": "median score of the same-author pseudo-problems",
     "pseudo_different": "median score of the other-author pseudo-problems",
+    "rivals": "impostors each problem (real or pseudo) is compared with",
+    "calibration": "what the probability was fitted on: pooled (the stored model), pseudo "
+                   "(the problem's pseudo-problems) or trained (train=)",
 }
 #: How a column is headed in the printed table.
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
@@ -64,7 +67,7 @@ LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
 HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "gap_questioned",
                            "reason", "length", "relative_length", "pseudo_logit",
                            "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-                           "pseudo_different")
+                           "pseudo_different", "rivals", "calibration")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -110,6 +113,9 @@ class Verification(Result):
     calibration: pd.DataFrame
     trained: bool = False
     split: bool = False
+    #: What the probability was fitted on when neither trained nor pseudo-problems (the
+    #: stored pooled model's provenance), else "".
+    fitted_on: str = ""
     _counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
     _corpus: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
@@ -261,7 +267,7 @@ class Verification(Result):
         known = f"{len(self.known)} known text" + ("s" if len(self.known) != 1 else "")
         if self.split:
             known = "1 known text (cut in two halves)"
-        model = ("labelled problems" if self.trained else
+        model = ("labelled problems" if self.trained else self.fitted_on or
                  f"pseudo-problems of the known texts and {self.n_impostors} impostors")
         lines = [f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
                  f"{known}; impostors: {self.impostors}.",

@@ -20,7 +20,10 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
 4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
    on the problem's pseudo-problems (its known texts against the rest and pool authors'
    texts against their others: same author; its impostors against the known texts:
-   another author) at even prior odds; or, with ``train=``,
+   another author) at even prior odds (``calibration="pseudo"``); or the stored model of
+   the score and the pseudo-problems' log-odds fitted on the development sets' training
+   parts (``calibration="pooled"``, :func:`~hclib.verification.model.pooled_model`); or,
+   with ``train=``,
    a model of the problem's features fitted on labelled problems, with the no-decision band
    chosen on them.
 5. **P-value** (:mod:`hclib.verification.pvalue`): full conformal, :math:`Q` and each known
@@ -56,22 +59,29 @@ from .copies import known_authors
 from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
-from .model import VerificationModel, fit_model, pseudo_probability
+from .model import VerificationModel, fit_model, pooled_model, pseudo_probability
 from .pvalue import conformal_pvalue
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
 
-__all__ = ["BAND", "DEFAULT_DISTANCE", "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel",
-           "fit_verifier", "verify"]
+__all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE",
+           "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel", "fit_verifier", "verify"]
 
 #: The registry method of the P-value and of ``explain`` by default: HC†.
 DEFAULT_METHOD = "hc_dagger"
 #: The distance of the impostor-relative score by default
 #: (:data:`hclib.verification.distances.DISTANCES`): chosen by the selection rule of
-#: :mod:`hclib.studies.verification_study` (the chi-squared distance with words, trained,
-#: ranked first on the development sets' training parts; not an HC).
-DEFAULT_DISTANCE = "chi2"
+#: :mod:`hclib.studies.verification_study` (min-max with words, pooled calibration, ranked
+#: first on the development sets' training parts at 40 problems per part; not an HC).
+DEFAULT_DISTANCE = "minmax"
+#: How an untrained probability is calibrated: ``"pseudo"``, on the problem's own
+#: pseudo-problems; ``"pooled"``, by the stored model fitted on the development sets'
+#: training parts (:func:`hclib.verification.model.pooled_model`).
+CALIBRATIONS = ("pseudo", "pooled")
+#: The untrained calibration by default (the selection rule of
+#: :mod:`hclib.studies.verification_study`); ``"pseudo"`` where no pooled model fits.
+DEFAULT_CALIBRATION = "pooled"
 #: Half-width of the "no decision" band around 0.5 (without training).
 BAND = 0.05
 #: Items in the vocabulary below which a questioned text gets no answer.
@@ -306,7 +316,8 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                        pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
                        spread=float(np.mean(rel["same"])),
                        pseudo_same=float(np.median(rel["same"])),
-                       pseudo_different=float(np.median(rel["different"])))
+                       pseudo_different=float(np.median(rel["different"])),
+                       rivals=rel["rivals"])
         else:
             row.update(reason="", length=0)
         row.update(log_tokens=math.log(max(len(items), 1)),
@@ -316,14 +327,14 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
                "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-               "pseudo_different"]
+               "pseudo_different", "rivals"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
     frame["reason"] = frame["reason"].fillna("").astype(object)
     return frame, counts
 
 
-def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray, band: float
-               ) -> np.ndarray:
+def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray,
+               band: float | np.ndarray) -> np.ndarray:
     out = np.where(prob > 0.5 + band, "same author",
                    np.where(prob < 0.5 - band, "different author", "no decision"))
     out = np.where(reason != "", "no decision", out)
@@ -337,7 +348,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            gamma: float = 0.25, band: float | None = None, min_tokens: int = MIN_TOKENS,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
-           relative_words: int = 1000) -> Verification:
+           relative_words: int = 1000, calibration: str | None = None) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -372,9 +383,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
         probability is the model's, and its band the one chosen on them.
+    calibration
+        Without ``train``: ``"pseudo"`` (the problem's pseudo-problems) or ``"pooled"``
+        (the stored model of this distance and features, fitted on the development sets'
+        training parts with the default relative options); ``None``: the default
+        ``DEFAULT_CALIBRATION``, or ``"pseudo"`` where no pooled model fits the options.
     band
         Half-width of the "no decision" band around 0.5 (default ``BAND``, or the
-        trained model's).
+        trained or pooled model's).
     min_tokens
         Questioned texts with fewer vocabulary items get "insufficient evidence".
     """
@@ -395,16 +411,35 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
             relative_words=relative_words)
+    fitted_on = ""
+    if model is None:
+        model = _pooled(calibration, config, str(feats), vocabulary)
+        fitted_on = "" if model is None else model.provenance.get("fitted_on", "pooled")
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
-    if model is not None:
+    bands = None
+    if model is not None and fitted_on:
+        # the pooled model where the problem is like its training problems (as many
+        # rivals at least), the problem's own pseudo-problems elsewhere, with their band
+        pooled = model.predict(frame)
+        used = np.isfinite(pooled)
+        frame["probability"] = np.where(used, pooled, frame["probability"])
+        frame["calibration"] = np.where(used, "pooled", "pseudo")
+        if not used.any():
+            fitted_on = ""
+        bands = np.where(used, model.band, BAND) if band is None else None
+        band = (model.band if used.any() else BAND) if band is None else band
+    elif model is not None:
         frame["probability"] = model.predict(frame)
         band = model.band if band is None else band
+    if "calibration" not in frame:
+        frame["calibration"] = "trained" if model is not None else "pseudo"
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
-                                           frame["reason"].to_numpy(), band))
+                                           frame["reason"].to_numpy(),
+                                           band if bands is None else bands))
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(problem.known_lex))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
@@ -413,8 +448,30 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         table=frame, method=m, features=feats, vocabulary=problem.vocabulary,
         known=known_names, impostors=problem.pool.source, n_impostors=len(problem.pool),
         band=band, min_tokens=min_tokens, gamma=gamma, calibration=calibration,
-        trained=model is not None, split=problem.split, _counts=counts,
+        trained=train is not None, split=problem.split,
+        fitted_on=fitted_on, _counts=counts,
         _corpus=problem.corpus)
+
+
+def _pooled(calibration: str | None, config: RelativeConfig, features: str,
+            vocabulary: Any) -> VerificationModel | None:
+    """The stored pooled model that ``calibration`` asks for, or ``None`` (pseudo)."""
+    if calibration is not None and calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {list(CALIBRATIONS)} or None, got "
+                         f"{calibration!r}")
+    wanted = calibration or DEFAULT_CALIBRATION
+    if wanted == "pseudo":
+        return None
+    model = pooled_model(config.distance, features)
+    fits = vocabulary is None and config == RelativeConfig(config.distance,
+                                                          gamma=config.gamma)
+    if model is not None and fits:
+        return model
+    if calibration is None:
+        return None
+    raise ValueError(f"calibration='pooled': no stored model for distance "
+                     f"{config.distance!r}, features {features!r} with these relative "
+                     "options (the pooled models use the defaults); use 'pseudo'")
 
 
 def fit_verifier(problems: Sequence[tuple[Any, Any, bool]], *, impostors: Any = None,
