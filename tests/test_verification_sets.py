@@ -183,7 +183,7 @@ def test_stored_run_has_the_columns_the_chapter_reads():
     assert {"variant", "set", "part", "problems", "non-answers", "auc", "c_at_1",
             "auc_c_at_1", "f_05_u", "brier", "cllr", "cllr_min"} <= set(table.columns)
     assert set(table["set"]) == set(vsets.SETS)
-    assert set(table["variant"]) == {v.name for v in study.variants()}
+    assert set(table["variant"]) == {v.name for v in study.variants()} | {study.REPLACED}
     assert (table["problems"] == study.N_PROBLEMS).all()
     # every (variant, set, part) of the stored answers is in the table, with its count
     counts = scores.groupby(["variant", "set", "part"]).size()
@@ -200,6 +200,33 @@ def test_stored_run_has_the_columns_the_chapter_reads():
     assert (gi.pivot_table(index=["set", "part"], columns="variant", values="auc")
             .nunique(axis=1) == 1).all()
     assert study.REPLACED in set(before["variant"])
+
+
+def test_before_answers_are_of_the_stored_problems(tmp_path, monkeypatch):
+    """tools/verification_before.py answered the very problems of the stored run: the
+    digests of their texts match the problems built now; answers of other problems are
+    refused."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "verification_before.py"
+    spec = importlib.util.spec_from_file_location("verification_before", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    before = pd.read_csv(study.BEFORE_FILE).set_index("problem")
+    problems = vsets.build_sets(study.N_PROBLEMS, 0)
+    assert len(before) == len(problems)
+    for p in problems:
+        assert before.loc[p.id, "texts"] == tool.digest(p.known, p.questioned), p.id
+    assert set(before["variant"]) == {study.REPLACED}
+    # another run's answers are refused, not silently joined
+    other = pd.read_csv(study.BEFORE_FILE)
+    other.loc[0, "same"] = not other.loc[0, "same"]
+    fake = tmp_path / "before.csv"
+    other.to_csv(fake, index=False)
+    monkeypatch.setattr(study, "BEFORE_FILE", fake)
+    with pytest.raises(ValueError, match="other problems"):
+        study.load()
 
 
 def _full_table(auc_default=0.8):
@@ -230,12 +257,11 @@ def test_headline_reads_the_test_parts_of_the_table():
     table = _full_table()
     table.loc[(table.variant == "relative minmax words") & (table.part == "test")
               & (table.set == "novels"), "auc"] = 0.123
-    before = _full_table()
-    before.loc[before.variant == study.REPLACED, "auc"] = 0.456
-    line = study.headline(table, before)
+    table.loc[table.variant == study.REPLACED, "auc"] = 0.456
+    line = study.headline(table)
     assert "(relative minmax words)" in line and "12 problems each" in line
     assert "AUC .80 / .80 / .12 / .80" in line and "AUC .99 / .99 / .99 / .99" in line
-    assert "(25% non-answers)" in line and "AUC .46 / .46 / .46 / .46" in line
+    assert "(25% non-answers)" in line and "replaces AUC .46 / .46 / .46 / .46" in line
 
 
 def test_readme_and_benchmarks_give_the_stored_headline():

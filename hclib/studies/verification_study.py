@@ -38,12 +38,14 @@ led the earlier 12-problem run, χ² and min–max, to keep the run affordable):
 * ``General Impostors``: :func:`hclib.studies.verification.general_impostors`, the
   baseline written from Koppel and Winter (2014), with the problem's impostors.
 
-The answers of :func:`hclib.verify` before the relative score (hclib at commit 6684cb3:
-the HC probability, its P-value and its ``train=``) were stored for the earlier run's
-problems only (12 per set and part, ``BEFORE_FILE``); that code is gone, so they cannot
-be computed on the larger sets. The earlier run's table, with them, stays as
-``EARLIER_FILE`` (:func:`earlier`): the HC probability is compared with the default there,
-at 12 problems per part, and nowhere else.
+``HC probability (before)``: the answer the relative score replaced, the HC
+probability of :func:`hclib.verify` at commit 6684cb3 (the HC† discrepancy to the known
+corpus, calibrated on impostors, as PAN reads it). That code is gone from the package but
+not from the repository's history: ``tools/verification_before.py`` checks it out into a
+temporary worktree and answers these very problems with it (``BEFORE_FILE``, with a
+digest of each problem's texts; :func:`load` joins it to the stored answers). The earlier
+run's table (12 problems per set and part, with that commit's P-value and ``train=`` too)
+stays as ``EARLIER_FILE`` (:func:`earlier`).
 
 **The selection rule** (:data:`SELECTION_RULE`), written and committed before this run:
 on the *training parts only* of essays (a), novels (b) and pairs (c), each variant's
@@ -60,8 +62,8 @@ mean AUC wins; mean AUCs within 0.01 of the best are a tie, broken by the lower 
 default calibration (features stay words unless the winner has character 3-grams).
 Every variant is ranked and reported; the test parts and the Federalist set are not seen
 by the rule. Targets on the test parts of (a)–(c) and the Federalist: the default beats
-``General Impostors`` in AUC on each set (and the HC probability on the earlier run's
-problems), with :math:`C_{llr} < 1`; ``train=`` leaves fewer than 20 % of the answers
+``General Impostors`` and ``HC probability (before)`` in AUC on each set, with
+:math:`C_{llr} < 1`; ``train=`` leaves fewer than 20 % of the answers
 non-answers on every test part.
 
 **The stored run** has :data:`N_PROBLEMS` problems per set and part (:func:`main`'s
@@ -109,9 +111,10 @@ SELECTION_SETS = ("essays", "novels", "pairs")
 DATA = Path(__file__).with_name("data")
 SCORES_FILE = DATA / "verification_scores.csv"
 TABLE_FILE = DATA / "verification_variants.csv"
-#: The earlier run (12 problems per set and part) with the answers of hclib before the
-#: relative score (``BEFORE_FILE``, that run's problems only).
+#: The earlier run's measures (12 problems per set and part, with the answers of hclib
+#: before the relative score).
 EARLIER_FILE = DATA / "verification_variants_n12.csv"
+#: The answers of hclib at commit 6684cb3 on these problems (``tools/verification_before.py``).
 BEFORE_FILE = DATA / "verification_before.csv"
 _TIE = 0.01
 #: Problems per set and part of the stored run.
@@ -416,19 +419,15 @@ def _per_set(table: pd.DataFrame, variant: str, measure: str,
     return " / ".join(f"{values[s]:.2f}".replace("0.", ".", 1) for s in sets)
 
 
-def headline(table: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
+def headline(table: pd.DataFrame) -> str:
     """The one sentence of the verification figures that README.md, benchmarks/README.md
-    and the chapter give, from the stored :func:`score_table` (and the earlier run's
-    table ``before``, default :func:`earlier`, for the HC probability it replaces)."""
-    before = earlier() if before is None else before
+    and the chapter give, from the stored :func:`score_table`."""
     default = default_choice(choose(table)[1])
     base = configuration(default)
     test = table[(table["part"] == "test") & (table["variant"] == default)]
     n = int(test["problems"].iloc[0])
     train = table[(table["part"] == "test") & (table["variant"] == base + ", train")]
     share = train["non-answers"].sum() / train["problems"].sum()
-    n_before = int(before[(before["part"] == "test")
-                          & (before["variant"] == REPLACED)]["problems"].iloc[0])
     return (f"On the development problems of hclib.studies.verification_sets (test parts, "
             f"{n} problems each, half same-author: essays / Federalist papers / novel "
             f"excerpts with one known text / PAN 2020-style pairs), the default "
@@ -436,10 +435,9 @@ def headline(table: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
             f"{_per_set(table, default, 'cllr')}; with train= "
             f"AUC {_per_set(table, base + ', train', 'auc')} and Cllr "
             f"{_per_set(table, base + ', train', 'cllr')} ({share:.0%} non-answers); "
-            f"hclib's General Impostors baseline AUC {_per_set(table, BASELINE, 'auc')}. "
-            f"On the earlier run's {n_before} problems per part, the HC probability it "
-            f"replaces had AUC {_per_set(before, REPLACED, 'auc')} and Cllr "
-            f"{_per_set(before, REPLACED, 'cllr')}.")
+            f"the HC probability it replaces AUC {_per_set(table, REPLACED, 'auc')} and "
+            f"Cllr {_per_set(table, REPLACED, 'cllr')}; hclib's General Impostors "
+            f"baseline AUC {_per_set(table, BASELINE, 'auc')}.")
 
 
 def markdown(table: pd.DataFrame, part: str = "test") -> str:
@@ -459,8 +457,20 @@ def markdown(table: pd.DataFrame, part: str = "test") -> str:
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored run: every answer (``SCORES_FILE``) and the measures (``TABLE_FILE``)."""
-    return pd.read_csv(SCORES_FILE), pd.read_csv(TABLE_FILE)
+    """The stored run: every answer (``SCORES_FILE`` and ``BEFORE_FILE``) and the
+    measures (``TABLE_FILE``)."""
+    return _stored_answers(), pd.read_csv(TABLE_FILE)
+
+
+def _stored_answers() -> pd.DataFrame:
+    frame = pd.read_csv(SCORES_FILE)
+    before = pd.read_csv(BEFORE_FILE).drop(columns="texts")
+    mine = frame.drop_duplicates("problem").set_index("problem")[["same", "known"]]
+    theirs = before.set_index("problem")[["same", "known"]]
+    if set(mine.index) != set(theirs.index) or not mine.loc[theirs.index].equals(theirs):
+        raise ValueError(f"{BEFORE_FILE.name} holds other problems than {SCORES_FILE.name}; "
+                         "run tools/verification_before.py")
+    return pd.concat([before, frame], ignore_index=True)
 
 
 def earlier() -> pd.DataFrame:
@@ -471,7 +481,7 @@ def earlier() -> pd.DataFrame:
 
 def tabulate() -> pd.DataFrame:
     """Score the stored answers (:func:`score_table`) and store ``TABLE_FILE``."""
-    table = score_table(pd.read_csv(SCORES_FILE))
+    table = score_table(_stored_answers())
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     return table
 
