@@ -12,7 +12,7 @@ longer in the package, but it is in the repository's history, so this script run
    problem's own texts, or for the novels the default Gutenberg pool of that commit
    without the problem's two authors), PAN's answers (0.5 inside the band);
 3. store ``BEFORE_FILE`` (one row per problem, a ``texts`` digest of its texts, so that
-   the study can check that the problems are its own).
+   the study can check that the problems are its own: ``Problem.digest``).
 
 Usage: ``python tools/verification_before.py`` from the repository root (a git checkout
 with its history; ``HCLIB_DATA_DIR`` set). It takes about a minute.
@@ -20,7 +20,6 @@ with its history; ``HCLIB_DATA_DIR`` set). It takes about a minute.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import subprocess
@@ -54,11 +53,6 @@ pd.DataFrame(rows).to_csv(sys.argv[2], index=False)
 '''
 
 
-def digest(known: list[str], questioned: str) -> str:
-    """The first 10 hex digits of the SHA-256 of a problem's texts."""
-    return hashlib.sha256("\x00".join([*known, questioned]).encode()).hexdigest()[:10]
-
-
 def main() -> pd.DataFrame:
     sys.path.insert(0, str(ROOT))
     from hclib.studies.verification_sets import build_sets
@@ -86,7 +80,7 @@ def main() -> pd.DataFrame:
         "part": [p.part for p in problems], "problem": [p.id for p in problems],
         "same": [p.same for p in problems], "known": [len(p.known) for p in problems],
         "answer": [float(got[p.id]) for p in problems], "mode": "direct",
-        "texts": [digest(p.known, p.questioned) for p in problems]})
+        "texts": [p.digest for p in problems]})
     frame.to_csv(BEFORE_FILE, index=False, float_format="%.6f")
     print(f"{len(frame)} answers of hclib at {BEFORE} -> {BEFORE_FILE}")
     return frame

@@ -35,6 +35,7 @@ problem's two authors.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -75,6 +76,13 @@ class Problem:
     impostors: ImpostorPool
     sources: tuple[str, ...] = ()
     impostor_texts: dict[str, list[str]] | None = None
+
+    @property
+    def digest(self) -> str:
+        """The first 10 hex digits of the SHA-256 of the problem's texts (known, then the
+        questioned, joined by NUL): a problem's identity in stored answers."""
+        joined = "\x00".join([*self.known, self.questioned])
+        return hashlib.sha256(joined.encode()).hexdigest()[:10]
 
     def pool(self, features: str = "words") -> ImpostorPool:
         """The impostors tokenised by ``features`` (the default pool without the problem's
