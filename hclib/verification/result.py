@@ -267,12 +267,13 @@ class Verification(Result):
         known = f"{len(self.known)} known text" + ("s" if len(self.known) != 1 else "")
         if self.split:
             known = "1 known text (cut in two halves)"
-        model = ("labelled problems" if self.trained else self.fitted_on or
-                 f"pseudo-problems of the known texts and {self.n_impostors} impostors")
+        model = ("fitted on labelled problems" if self.trained else self.fitted_on or
+                 f"fitted on pseudo-problems of the known texts and {self.n_impostors} "
+                 "impostors")
         lines = [f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
                  f"{known}; impostors: {self.impostors}.",
                  f"P(same) is the probability that a text is closer to the known texts than "
-                 f"these impostors are, at even prior odds (fitted on {model}); no decision "
+                 f"these impostors are, at even prior odds ({model}); no decision "
                  f"within 0.5 ± {self.band:g}."]
         floor = self.pvalue_floor()
         if floor is not None:
