@@ -57,7 +57,7 @@ __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostor
 SUBSETS = 100
 #: The share of the vocabulary in each subset.
 SHARE = 0.5
-#: The distance: min-max, that of General Impostors (:func:`minmax_pairs`, equal to
+#: The distance is min-max, that of General Impostors (:func:`minmax_pairs`, equal to
 #: :func:`hclib.engine.distances.pair_distances` under ``"minmax"``).
 DISTANCE = "minmax"
 #: Contiguous windows of a long text to attribute (:func:`windows`).
@@ -116,7 +116,7 @@ def features_in_blocks(space: ImpostorSpace, distances_of: Any, n: int, best: np
                        left_out: np.ndarray | None = None,
                        exclude: np.ndarray | None = None) -> np.ndarray:
     """:func:`impostor_features` of ``n`` rows whose distances ``distances_of(rows)`` gives
-    for an index array of rows, in blocks of at most :data:`_CELLS` distances."""
+    for an index array of rows, in blocks of at most ``_CELLS`` distances."""
     out = np.full((n, 2), np.nan)
     step = max(1, _CELLS // max(space.masks.shape[0] * len(space.known), 1))
     for start in range(0, n, step):

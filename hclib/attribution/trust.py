@@ -296,8 +296,8 @@ def with_outsider_features(result: Any, d: pd.DataFrame, base: pd.DataFrame
 
 
 def fill_impostors(frame: pd.DataFrame, gi: np.ndarray) -> pd.DataFrame:
-    """``frame`` with the impostor features ``gi`` (rows × :data:`~hclib.calibration.outsider.
-    IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
+    """``frame`` with the impostor features ``gi`` (rows ×
+    :data:`~hclib.calibration.outsider.IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
     names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
     frame = frame.copy()  # hclib.attribution.impostors
     for j, name in enumerate(outsider.IMPOSTOR_FEATURES):

@@ -84,9 +84,9 @@ WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C")
 #: The impostor variants whose shares are means over the best candidate's texts
 #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
 MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C")
-#: The features that are not read from the discrepancy row: the forward and backward
+#: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
-#: in by the attribution.
+#: in by the attribution).
 IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
 #: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
 #: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).

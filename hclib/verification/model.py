@@ -59,7 +59,7 @@ POOLED_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1}
 #: The largest share of the training problems' cross-validated answers that the chosen
 #: no-decision band may leave non-answers.
 MAX_NON_ANSWERS = 0.2
-#: The stored pooled models: one per "distance features", with provenance.
+#: The file of the stored pooled models, one per "distance features", with provenance.
 POOLED_FILE = Path(__file__).with_name("data") / "pooled_models.json"
 _BANDS = np.round(np.arange(0.0, 0.26, 0.01), 2)
 
@@ -121,7 +121,7 @@ def _fit(z: np.ndarray, same: np.ndarray, signs: dict[str, int] = FEATURES
 
 
 def choose_band(truth: np.ndarray, cv: np.ndarray, cap: float = MAX_NON_ANSWERS) -> float:
-    """The band of :data:`_BANDS` with the highest c@1 of the cross-validated
+    """The band of ``_BANDS`` with the highest c@1 of the cross-validated
     probabilities ``cv`` among those leaving at most ``cap`` of them non-answers."""
     scores = []
     for b in _BANDS:

@@ -71,11 +71,11 @@ __all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE",
 #: The registry method of the P-value and of ``explain`` by default: HC†.
 DEFAULT_METHOD = "hc_dagger"
 #: The distance of the impostor-relative score by default
-#: (:data:`hclib.verification.distances.DISTANCES`): chosen by the selection rule of
+#: (:data:`hclib.engine.distances.DISTANCES`): chosen by the selection rule of
 #: :mod:`hclib.studies.verification_study` (min-max with words, pooled calibration, ranked
 #: first on the development sets' training parts at 40 problems per part; not an HC).
 DEFAULT_DISTANCE = "minmax"
-#: How an untrained probability is calibrated: ``"pseudo"``, on the problem's own
+#: The ways an untrained probability is calibrated. ``"pseudo"``, on the problem's own
 #: pseudo-problems; ``"pooled"``, by the stored model fitted on the development sets'
 #: training parts (:func:`hclib.verification.model.pooled_model`).
 CALIBRATIONS = ("pseudo", "pooled")
@@ -373,7 +373,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         or a list), :math:`\\gamma_0`.
     distance, n_subsets, share, n_impostors, statistic, seed, relative_words
         The impostor-relative score (:class:`~hclib.verification.relative.RelativeConfig`):
-        its distance (:data:`hclib.verification.distances.DISTANCES`), ``n_subsets`` random
+        its distance (:data:`hclib.engine.distances.DISTANCES`), ``n_subsets`` random
         subsets of a ``share`` of the vocabulary, the ``n_impostors`` nearest pool texts,
         ``"share"`` or ``"rank"``, the seed of the subsets, and its vocabulary: the
         ``relative_words`` items most frequent over the pool, the known and the questioned
