@@ -219,7 +219,8 @@ from hclib.calibration.metrics import auc
 
 from .scores import UNK, accuracy, macro_f1
 
-__all__ = ["RULES", "SIGNALS", "hold_out", "outsider_signals", "pan_open_set"]
+__all__ = ["RULES", "SIGNALS", "hold_out", "other_problems", "outsider_signals",
+           "pan_open_set"]
 
 #: The answers compared, each name with its (reject, reject_by) or ``None`` for the
 #: closed-set answer.
@@ -239,14 +240,17 @@ def hold_out(candidates: list[str], seed: int, share: float = 1 / 3) -> list[str
     return sorted(rng.choice(sorted(candidates), size=k, replace=False).tolist())
 
 
-def _runs(collections: tuple[str, ...], seeds: tuple[int, ...], **options: Any
-          ) -> Iterator[tuple[str, int, list[str], set[str], np.ndarray, Any]]:
+def _runs(collections: tuple[str, ...], seeds: tuple[int, ...], pool: bool = False,
+          **options: Any) -> Iterator[tuple[str, int, list[str], set[str], np.ndarray, Any]]:
     """Each problem and seed: (problem, seed, remaining candidates, outsiders, truth, the
-    closed-set attribution)."""
+    closed-set attribution); with ``pool`` the impostors are the known texts of the other
+    problems of the collection (:func:`other_problems`)."""
     from hclib.corpora import load_pan18
     for collection in collections:
         table = load_pan18(collection)
         for problem, part in table.groupby("problem", sort=False):
+            if pool:
+                options["impostors"] = other_problems(table, problem)
             known_rows = part[part["role"] == "known"]
             test = part[part["role"] == "unknown"]
             for seed in seeds:
@@ -259,12 +263,22 @@ def _runs(collections: tuple[str, ...], seeds: tuple[int, ...], **options: Any
                 yield f"{collection} {problem}", seed, list(known), out, truth, res
 
 
+def other_problems(table: pd.DataFrame, problem: str) -> dict[str, list[str]]:
+    """The known texts of every problem of ``table`` but ``problem``, by author named
+    problem/candidate (PAN names its candidates per problem)."""
+    others = table[(table["role"] == "known") & (table["problem"] != problem)]
+    return {f"{p}/{a}": list(g["text"]) for (p, a), g in others.groupby(
+        ["problem", "author"], sort=False)}
+
+
 def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
-                 seeds: tuple[int, ...] = (0, 1, 2), **options: Any) -> pd.DataFrame:
+                 seeds: tuple[int, ...] = (0, 1, 2), pool: bool = False, **options: Any
+                 ) -> pd.DataFrame:
     """One row per problem, seed and rule: macro-F1, accuracy, the share of texts by an
-    outsider and the share of answers ``<UNK>`` (module docstring)."""
+    outsider and the share of answers ``<UNK>`` (module docstring); ``pool``: the other
+    problems' known texts as impostors (:func:`_runs`)."""
     rows = []
-    for problem, seed, known, out, truth, res in _runs(collections, seeds, **options):
+    for problem, seed, known, out, truth, res in _runs(collections, seeds, pool, **options):
         for rule, reject in RULES.items():
             answer = res if reject is None else res.with_reject(*reject)
             pred = answer.prediction.to_numpy().astype(object)
@@ -285,14 +299,14 @@ SIGNALS: dict[str, tuple[str, float]] = {
 
 
 def outsider_signals(collections: tuple[str, ...] = ("train", "test"),
-                     seeds: tuple[int, ...] = (0, 1, 2), **options: Any
-                     ) -> tuple[pd.Series, pd.Series]:
+                     seeds: tuple[int, ...] = (0, 1, 2), pool: bool = False,
+                     **options: Any) -> tuple[pd.Series, pd.Series]:
     """How well each verdict signal of the closed-set attribution (:data:`SIGNALS`) tells
     the outsiders' texts from the candidates' on the runs of :func:`pan_open_set`: (the
     ROC AUC of each signal over every verdict pooled, ties 1/2; the estimated share of
     outsiders of each run)."""
     frames, shares = [], {}
-    for problem, seed, _, _, truth, res in _runs(collections, seeds, **options):
+    for problem, seed, _, _, truth, res in _runs(collections, seeds, pool, **options):
         frames.append(res.verdicts.assign(outsider=truth == UNK))
         shares[f"{problem} seed {seed}"] = res.expected_accuracy.outsiders
     v = pd.concat(frames)
