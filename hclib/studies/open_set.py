@@ -280,6 +280,7 @@ def other_problems(table: pd.DataFrame, problem: str) -> dict[str, list[str]] | 
     problem/candidate (PAN names its candidates per problem), without any author who has
     a text identical to one of ``problem``'s (PAN 2018's English problems are nested: the
     same author's texts in several); each text once; ``None`` if none is left."""
+    table = table.reset_index(drop=True)
     text = table["text"].str.strip()
     mine = set(text[table["problem"] == problem])
     others = table[(table["role"] == "known") & (table["problem"] != problem)]

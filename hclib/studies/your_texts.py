@@ -52,6 +52,17 @@ the share right):
   bracketed leave-one-out (one work against one) is harder than the real problem (one
   work against two).
 
+Issue 41 item 4, the Federalist with a pool (``federalist_outsiders(pool=True)``; the
+question fixed before the run): with two candidates an outsider row has no impostor and
+there is no outsider model. The project has no pool of the Federalist's kind (Jay's papers
+are the outsiders, so never a pool); the one at hand is the wrong kind, the Gutenberg pool
+of :func:`hclib.verify` (110 middle excerpts of 19th-century English fiction and essays by
+55 authors, none of them Hamilton, Madison or Jay). Reported: is ``p_outsider`` now
+defined, is every Jay paper above every disputed one (AUC of Jay against the disputed),
+the estimated share (true 5 of 17) and what ``reject=0.5, reject_by="outsider"`` rejects.
+Nothing is adopted: the pool is the user's choice, and a pool of another kind may flag a
+text only for being unlike the pool's kind.
+
 ``method="auto"`` (:func:`gutenberg_auto`; the rule of :mod:`hclib.attribution.selection`,
 fixed before this run): on all 6 Gutenberg folds the default (Fisher on words) was kept, in
 every fold of the nested cross-validation too, so the nested accuracy equals its
@@ -253,10 +264,18 @@ def gutenberg_auto(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataF
     return pd.DataFrame(rows)
 
 
-def federalist_outsiders(**options: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+def federalist_outsiders(pool: bool = False, **options: Any
+                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the expected and real accuracy on the disputed papers alone and with Jay's, and the
-    verdicts of the 17 with ``true``; module docstring)."""
+    verdicts of the 17 with ``true``; module docstring); ``pool``: the Gutenberg excerpts
+    of :func:`hclib.verify`'s default pool as ``impostors=``, by author."""
     from hclib.corpora.federalist import load_federalist
+    if pool:
+        from hclib.verification.impostors import _gutenberg_excerpts
+        given: dict[str, list[str]] = {}
+        for _, author, excerpt in zip(*_gutenberg_excerpts()):
+            given.setdefault(author, []).append(excerpt)
+        options["impostors"] = given
     papers = load_federalist()
     known = {a: list(papers[papers["author"] == a]["text"]) for a in ("Hamilton", "Madison")}
     test = papers[papers["author"].isin(["disputed", "Jay"])]
