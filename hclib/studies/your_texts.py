@@ -68,7 +68,8 @@ row's shape features set to 0). Jay's 5 papers 0.63-0.82, the 12 disputed 0.07-0
 of Jay against the disputed 0.983 (one disputed paper, No. 55, above the lowest Jay
 paper); estimated share 0.49 (true 0.29). At ``reject=0.5``: all 5 Jay papers and 4 of the
 12 disputed rejected; real accuracy on the 17 76.5 % against 70.6 % closed (expected
-70.7 %, 47.1-88.2). The 12 disputed alone: estimated share 2e-10, none rejected (100 %).
+70.7 %, 47.1-88.2). The 12 disputed alone: estimated share 2e-10, every ``p_outsider`` below 1e-9,
+none rejected (100 %).
 Because the pool is of another kind, part of what it flags may be "unlike Gutenberg" rather
 than "unlike Hamilton and Madison"; with two candidates it is the only impostor side.
 
