@@ -172,4 +172,4 @@ def test_the_command_line_takes_an_impostors_folder(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "--impostors" in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1
     without = run()  # two candidates, no pool: no outsider model
-    assert without.returncode == 2 and "outsider" in without.stderr
+    assert without.returncode == 2 and "--impostors DIR" in without.stderr
