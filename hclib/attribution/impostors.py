@@ -66,7 +66,8 @@ from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
-           "MAX_POOL", "exclusion_sets", "features_in_blocks", "pool_counts", "impostor_features", "impostor_space", "minmax_pairs", "windows",
+           "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks", "pool_counts",
+           "impostor_features", "impostor_space", "minmax_pairs", "windows",
            "with_impostor_space"]
 
 #: Random feature subsets :math:`R`.
