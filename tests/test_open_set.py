@@ -38,3 +38,22 @@ def test_outsider_signals_on_pan_training_problems(monkeypatch: pytest.MonkeyPat
     again, _ = open_set.outsider_signals(("train",), seeds=(0,))
     assert again[name] == pytest.approx(1 - aucs[name])
     assert again.drop(name).equals(aucs.drop(name))
+
+
+def test_the_pool_of_other_problems_leaves_out_the_problem_s_own_authors() -> None:
+    """PAN 2018's English problems are nested: an author of another problem with a text
+    identical to one of this problem's (known or to attribute) is not an impostor."""
+    import pandas as pd
+    from hclib.studies.open_set import other_problems
+    rows = [("p1", "known", "c1", "one"), ("p1", "known", "c2", "two"),
+            ("p1", "unknown", "c1", "three"),
+            ("p2", "known", "c1", " two "), ("p2", "known", "c1", "four"),  # p1's c2
+            ("p2", "known", "c2", "five"), ("p2", "unknown", "c2", "six"),
+            ("p3", "known", "c7", "three"),  # p1's text to attribute
+            ("p3", "known", "c8", "seven"), ("p3", "known", "c9", "five")]  # p2's c2 again
+    table = pd.DataFrame(rows, columns=["problem", "role", "author", "text"],
+                         index=[0] * len(rows))  # a concatenation's repeated index
+    pool = other_problems(table, "p1")
+    assert pool == {"p2/c2": ["five"], "p3/c8": ["seven"]}  # "five" once
+    assert other_problems(table[table["problem"] != "p3"], "p2") == {"p1/c1": ["one"]}
+    assert other_problems(table[table["problem"] == "p1"], "p1") is None

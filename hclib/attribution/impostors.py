@@ -36,6 +36,22 @@ left out in turn. A known text is never compared with a text of its own *exclusi
 (its group, and the pieces of its own work that :func:`hclib.attribution.works.detect_works`
 finds among flat known texts): pieces of one work are nearer one another than texts of two
 works of one author are, and a text to attribute is never a sibling of a known one.
+
+A *pool* (``hclib.attribute(impostors=...)``, :func:`pool_counts`) adds texts :math:`P`
+by authors who are none of the candidates: thinned to :math:`L` like the known texts (a
+shorter one kept whole; at most :data:`MAX_POOL`, a seeded sample), never a candidate,
+never a best candidate and never left out, they join every row's impostors,
+
+.. math::
+
+   \min_{j \in I} d_r(\cdot, K_j) \;\to\; \min\bigl(\min_{j \in I} d_r(\cdot, K_j),
+   \ \min_{p \in P} d_r(\cdot, P_p)\bigr),
+
+with :math:`I` as above (a candidate left out in turn in an insider row, so a row of all
+:math:`C` candidates still sees :math:`C - 2` candidate impostors besides the pool). So an
+outsider row has impostors even with two candidates (then :math:`I` is empty and the pool
+alone is the impostor side), and a text can be compared with other authors' texts of its
+own kind. Without a pool nothing changes.
 """
 
 from __future__ import annotations
@@ -50,7 +66,8 @@ from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
-           "exclusion_sets", "features_in_blocks", "impostor_features", "impostor_space", "minmax_pairs", "windows",
+           "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks", "pool_counts",
+           "impostor_features", "impostor_space", "minmax_pairs", "windows",
            "with_impostor_space"]
 
 #: Random feature subsets :math:`R`.
@@ -62,6 +79,8 @@ SHARE = 0.5
 DISTANCE = "minmax"
 #: Contiguous windows of a long text to attribute (:func:`windows`).
 WINDOWS = 3
+#: Pool texts in the space at most (a seeded sample beyond).
+MAX_POOL = 200
 #: Known texts in the space at most: beyond, a seeded sample of as many of each
 #: candidate's texts as :math:`\lfloor` MAX_TEXTS / C :math:`\rfloor` (at least one).
 MAX_TEXTS = 400
@@ -85,6 +104,7 @@ class ImpostorSpace:
     statistic: str = "nearest"  # the shares' (impostor_features)
     members: np.ndarray | None = None  # the known texts in the space (indices)
     known_exclude: np.ndarray | None = None  # the exclusion set of every known text
+    pool: int = 0  # texts of the pool, last in ``known`` (label ``n_candidates``)
 
     def distances(self, counts: np.ndarray, seed: int = 1) -> np.ndarray:
         """(subsets × texts × known) distances of texts ``counts`` (over the vocabulary),
@@ -187,9 +207,10 @@ def exclusion_sets(groups: Sequence[Hashable], works: Sequence[Hashable] | None 
 
 def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
                    candidates: Sequence[Hashable], exclude: np.ndarray,
-                   n_subsets: int = SUBSETS, seed: int = 0, statistic: str = "nearest"
-                   ) -> ImpostorSpace:
-    """The :class:`ImpostorSpace` of the known texts (module docstring)."""
+                   n_subsets: int = SUBSETS, seed: int = 0, statistic: str = "nearest",
+                   pool: np.ndarray | None = None) -> ImpostorSpace:
+    """The :class:`ImpostorSpace` of the known texts and the ``pool`` counts (module
+    docstring)."""
     known_counts = np.asarray(known_counts, dtype=np.int64)
     column = {c: j for j, c in enumerate(candidates)}
     label = np.array([column[a] for a in labels])
@@ -201,6 +222,17 @@ def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
         members = np.sort(np.concatenate([
             rng.choice(np.flatnonzero(label == c), min(per, int((label == c).sum())),
                        replace=False) for c in range(len(candidates))]))
+    n_pool = 0
+    if pool is not None and len(pool):
+        pool = np.asarray(pool, dtype=np.int64)
+        take = np.arange(len(pool)) if len(pool) <= MAX_POOL else np.sort(
+            np.random.default_rng(seed).choice(len(pool), MAX_POOL, replace=False))
+        n_pool, n_known = len(take), len(label)
+        known_counts = np.vstack([known_counts, pool[take]])
+        label = np.concatenate([label, np.full(n_pool, len(candidates))])
+        members = np.concatenate([members, n_known + np.arange(n_pool)])
+        start = int(np.max(exclude)) + 1 if len(exclude) else 0
+        exclude = np.concatenate([np.asarray(exclude), start + np.arange(n_pool)])
     known = thin(known_counts[members], length, seed)
     masks = subset_masks(known.shape[1], n_subsets, SHARE, seed)
     n = len(known)
@@ -211,7 +243,8 @@ def impostor_space(known_counts: np.ndarray, labels: Sequence[Hashable],
     kk[:, second, first] = d
     exclude = np.asarray(exclude)
     return ImpostorSpace(known, label[members], exclude[members], masks, kk, length,
-                         len(candidates), seed, statistic, members, exclude)
+                         len(candidates), seed, statistic, members,
+                         exclude[:len(exclude) - n_pool], n_pool)
 
 
 def _distances(q: np.ndarray, known: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -267,17 +300,18 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
     exclude = np.full(n, -1) if exclude is None else np.asarray(exclude)
     out = np.full((n, 2), np.nan)
     label, n_c = space.label, space.n_candidates
-    per_all = np.bincount(label, minlength=n_c)
-    cm_q = _per_candidate_min(d, label, n_c)  # (subsets × rows × candidates), all texts
-    cm_kk = _per_candidate_min(space.kk, label, n_c)  # (subsets × known × candidates)
+    pooled = space.pool > 0  # the pool: label n_c, never excluded, always an impostor
+    per_all = np.bincount(label, minlength=n_c + pooled)
+    cm_q = _per_candidate_min(d, label, n_c + pooled)  # (subsets × rows × candidates)
+    cm_kk = _per_candidate_min(space.kk, label, n_c + pooled)  # (subsets × known × ...)
     for i in range(n):
         b_i, l_i = int(best[i]), int(left_out[i])
         gone = space.exclude == exclude[i]  # the row's own exclusion set
         valid = ~gone
-        per = per_all - np.bincount(label[gone], minlength=n_c)
+        per = per_all - np.bincount(label[gone], minlength=n_c + pooled)
         own = np.flatnonzero(valid & (label == b_i))
         imp = [c for c in range(n_c) if c != b_i and c != l_i and per[c] > 0]
-        if not own.size or not imp or (l_i < 0 and len(imp) < 2):
+        if not own.size or (not pooled and (not imp or (l_i < 0 and len(imp) < 2))):
             continue
         drop = l_i < 0  # all candidates: each impostor candidate left out in turn
         near = d[:, i, own]  # (subsets × own)
@@ -289,6 +323,13 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
                 keep = valid & (label == c)
                 m_f[:, 0, j] = d[:, i, keep].min(axis=-1)
                 m_b[:, :, j] = space.kk[:, own][:, :, keep].min(axis=-1)
+        if pooled:  # the pool's least distances join every threshold
+            p_f, p_b = cm_q[:, i, n_c][:, None], cm_kk[:, own, n_c]
+            fwd = _below_pool(near if each else near.min(axis=1)[:, None], m_f, p_f,
+                              drop, each)
+            back = _below_pool(near, m_b, p_b, drop, each)
+            out[i] = fwd.mean(), back.mean()
+            continue
         fwd = _below(near, m_f, drop, True) if each else \
             _below(near.min(axis=1)[:, None], m_f, drop)
         back = _below(near, m_b, drop, each)
@@ -319,16 +360,81 @@ def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False) -> np.n
     return reduce(x[..., None] < thr, axis=1).astype(np.float64)
 
 
+def _below_pool(x: np.ndarray, m: np.ndarray, pool: np.ndarray, drop: bool, each: bool
+                ) -> np.ndarray:
+    """:func:`_below` with every threshold at most the pool's least distance ``pool``
+    (subsets × own, own may be 1); no candidate impostor left (none, or the one left out
+    in turn): the pool's alone."""
+    reduce = np.mean if each else np.any
+    k = m.shape[-1]
+    if k == 0 or (drop and k == 1):
+        thr = pool[..., None]
+    elif not drop:
+        thr = np.minimum(m.min(axis=-1), pool)[..., None]
+    else:
+        order = np.argsort(m, axis=-1)
+        s = np.take_along_axis(m, order, axis=-1)
+        thr = np.minimum(np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1]),
+                         pool[..., None])
+    return reduce(x[..., None] < thr, axis=1).astype(np.float64)
+
+
+def read_pool(impostors: Any, known: Any, texts: Sequence[str], protocol: bool = False
+              ) -> tuple[list[str], list[str]] | None:
+    """(names, texts) of the pool ``impostors`` of :func:`hclib.attribute` (read by
+    :func:`hclib.texts.sources.impostor_texts`), ``None`` for ``None``. ValueError for an
+    empty pool, an author who is a candidate of the ``known`` texts, a text identical to a
+    known text or to a text to attribute (``texts``), or a ``protocol``."""
+    from hclib.texts.sources import impostor_texts
+    if impostors is None:
+        return None
+    if protocol:
+        raise ValueError("impostors= cannot be combined with protocol= (the protocol's "
+                         "tokens are counted on the known texts only); leave one out")
+    if isinstance(impostors, (Sequence, dict)) and not isinstance(impostors, str) \
+            and not len(impostors):
+        raise ValueError("impostors is empty: give texts by authors who are none of the "
+                         "candidates, or leave impostors out")
+    names, authors, pool, _ = impostor_texts(impostors)
+    candidates = {str(a) for a in known.authors}
+    clash = [a for a in authors if str(a) in candidates]
+    if clash:
+        raise ValueError(f"impostors: author {clash[0]!r} is a candidate; a text by a "
+                         "candidate is never an impostor (leave it out of impostors)")
+    seen = {t.strip(): f"known text {n!r}" for n, t in zip(known.names, known.texts)}
+    seen.update((t.strip(), "a text to attribute") for t in texts)
+    for name, text in zip(names, pool):
+        if text.strip() in seen:
+            raise ValueError(f"impostors: text {name!r} is identical to "
+                             f"{seen[text.strip()]}; an impostor is by another author")
+    return names, pool
+
+
+def pool_counts(names: Sequence[str], texts: Sequence[str], feats: Any,
+                vocabulary: Sequence[str]) -> np.ndarray:
+    """(texts × vocabulary) counts of the pool's ``texts`` in the features ``feats``;
+    ValueError naming a text with none of the vocabulary items."""
+    from hclib.texts.tokens import count_matrix
+    counts = count_matrix([feats.items(t) for t in texts], list(vocabulary))
+    empty = np.flatnonzero(counts.sum(axis=1) == 0)
+    if empty.size:
+        raise ValueError(f"impostors: text {names[int(empty[0])]!r} contains none of the "
+                         f"{len(vocabulary)} vocabulary items")
+    return counts
+
+
 def with_impostor_space(result: Any, groups: list,
                          works: Sequence[Hashable] | None,
-                         tokens: list[list[str]] | None = None) -> Any:
+                         tokens: list[list[str]] | None = None,
+                         pool: np.ndarray | None = None) -> Any:
     """``result`` with the impostor score's space of the known texts and the impostor
     features of the texts to attribute and of the known rows
     (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a variant of
     :data:`hclib.calibration.outsider.WINDOWED`, a long text to attribute is read in
-    windows (:func:`windows`)."""
-    if (not outsider.uses_impostors() or len(result.candidates) < 3
-            or result._known_counts.shape[1] < 2):
+    windows (:func:`windows`); ``pool``: the counts of the pool's texts
+    (:func:`pool_counts`), impostors of every row."""
+    if (not outsider.uses_impostors() or result._known_counts.shape[1] < 2
+            or len(result.candidates) < (3 if pool is None else 2)):
         return result  # no impostor score in the variant, no impostor, or no subsets
     if outsider.DEFAULT_VARIANT not in outsider.WINDOWED:
         tokens = None
@@ -336,7 +442,7 @@ def with_impostor_space(result: Any, groups: list,
     space = impostor_space(result._known_counts, labels, result.candidates,
                            exclusion_sets(groups, works), statistic="mean"
                            if outsider.DEFAULT_VARIANT in outsider.MEAN_SHARES
-                           else "nearest")
+                           else "nearest", pool=pool)
     column = {c: j for j, c in enumerate(result.candidates)}
     table = np.full((len(result.table), 2), np.nan)
     scored = np.isfinite(result.table.to_numpy()).all(axis=1)

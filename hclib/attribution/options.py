@@ -78,6 +78,10 @@ def _check_reject_by(by: Any) -> str:
 
 
 def _no_outsider_message(labels: Sequence[Hashable]) -> str:
+    if len(set(labels)) == 2 and min(list(labels).count(a) for a in set(labels)) >= 2:
+        return ("reject_by='outsider' needs the probability of an outsider author: with two "
+                "candidates an outsider has no impostor among them; give impostors= (texts "
+                "by authors who are none of the candidates; --impostors DIR)")
     return ("reject_by='outsider' needs the probability of an outsider author, learned from "
             "candidates with at least two known texts (or works) each: "
             + _single_text_message(labels))

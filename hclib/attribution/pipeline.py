@@ -102,9 +102,9 @@ from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DE
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
                       _no_outsider_message, _single_text_message)
 from .result import Advice, Attribution
-from .selection import select
+from .selection import _method_table, _not_compared, select
 from .works import MAX_TEXTS, PIECES, detect_works
-from .impostors import with_impostor_space
+from .impostors import pool_counts, read_pool, with_impostor_space
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
                     outsider_learns_works, with_impostors)
 
@@ -128,6 +128,7 @@ class _Problem:
     texts: list[str]
     progress: bool | None
     items: dict[str, list[list[str]]] = field(default_factory=dict)
+    pool: tuple[list[str], list[str]] | None = None  # impostors: (names, texts)
 
     def which(self, i: int) -> str:
         n = len(self.known.texts)
@@ -259,8 +260,9 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
             matched_ranks[at, own] = known_ranks[at, own]
             result = replace(result, matched_ranks=pd.DataFrame(
                 matched_ranks, index=loo_names, columns=cands))
+    pool = None if problem.pool is None else pool_counts(*problem.pool, feats, vocab)
     result = with_impostor_space(result, groups, work_labels,  # if the variant has it
-                                 None if proto is not None else items[n_known:])
+                                 None if proto is not None else items[n_known:], pool)
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
                                   impostors=k == len(matches) - 1)
                 for k, match in enumerate(matches)]  # the outsider model uses the last
@@ -388,16 +390,6 @@ def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
             Calibration(z, correct, base["_source"].to_numpy(dtype=str), scale))
 
 
-def _method_table(results: list[tuple[str, str, Attribution]], chosen: int) -> pd.DataFrame:
-    rows = []
-    for i, (name, spec, res) in enumerate(results):
-        acc = res.accuracy
-        rows.append({"method": res.method.label, "name": name, "features": spec,
-                     "accuracy": acc.value, "low": acc.low, "high": acc.high, "texts": acc.n,
-                     "chosen": i == chosen})
-    return pd.DataFrame(rows)
-
-
 def _advice(result: Attribution, others: list[tuple[str, str, Attribution]]) -> Advice | None:
     """The other listed method that is clearly better on the known texts (its accuracy is
     above the upper end of this method's 95 % interval), the best such one, or ``None``."""
@@ -423,12 +415,6 @@ def _compared(run: Any, configurations: Sequence[tuple[str, str]]
     return done, failed
 
 
-def _not_compared(failed: list[tuple[str, str, ValueError]]) -> tuple[tuple[str, str, str], ...]:
-    """(name, features, the error's first line) of each configuration left out."""
-    return tuple((name, spec, (str(exc).splitlines() or [type(exc).__name__])[0])
-                 for name, spec, exc in failed)
-
-
 def attribute(
     known: Any,
     unknown: Any,
@@ -450,6 +436,7 @@ def attribute(
     compare: bool | None = False,
     progress: bool | None = None,
     pieces: Literal["detect", "group", "off"] = "detect",
+    impostors: Any = None,
 ) -> Attribution:
     """Attribute each unknown text to one of the known authors (module docstring).
 
@@ -544,6 +531,10 @@ def attribute(
         :mod:`hclib.attribution.works`) and says in ``Attribution.pieces`` and the summary
         when it finds some; ``"group"`` also leaves out each such work whole in the
         leave-one-out; ``"off"`` does neither.
+    impostors
+        Texts by authors who are none of the candidates (a list, a mapping name → text or
+        author → texts, a folder; :func:`hclib.attribution.impostors.read_pool`): impostors
+        of "none of these", never attributed to; with two candidates they give ``p_outsider``.
     """
     if compare is not None and not isinstance(compare, (bool, np.bool_)):
         raise TypeError(f"compare must be True, False or None, got {compare!r}")
@@ -578,6 +569,7 @@ def attribute(
     if pieces not in PIECES:
         raise ValueError(f"pieces must be one of {list(PIECES)}, got {pieces!r}")
     problem = _Problem(known_texts(known, groups), *unknown_texts(unknown), progress)
+    problem.pool = read_pool(impostors, problem.known, problem.texts, proto is not None)
     works = None
     if pieces != "off" and not problem.known.grouped and len(problem.known.texts) <= MAX_TEXTS:
         works = detect_works(problem.known.texts, problem.known.authors)

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from hclib.calibration import wilson_interval
 
@@ -194,3 +195,21 @@ def select(results: Sequence[Any], labels: Sequence[str], default: int = 0) -> S
     return Selection(tuple(labels), chosen, default, float(x[chosen].mean()),
                      float(x.mean(axis=1).max()), right / n, low, high, n,
                      len({str(g) for g in groups}), float(kept.mean()))
+
+
+def _method_table(results: list[tuple[str, str, Any]], chosen: int) -> pd.DataFrame:
+    """One row per compared configuration (an attribution each): its leave-one-out
+    accuracy and interval, and whether it is the ``chosen`` one."""
+    rows = []
+    for i, (name, spec, res) in enumerate(results):
+        acc = res.accuracy
+        rows.append({"method": res.method.label, "name": name, "features": spec,
+                     "accuracy": acc.value, "low": acc.low, "high": acc.high, "texts": acc.n,
+                     "chosen": i == chosen})
+    return pd.DataFrame(rows)
+
+
+def _not_compared(failed: list[tuple[str, str, ValueError]]) -> tuple[tuple[str, str, str], ...]:
+    """(name, features, the error's first line) of each configuration left out."""
+    return tuple((name, spec, (str(exc).splitlines() or [type(exc).__name__])[0])
+                 for name, spec, exc in failed)

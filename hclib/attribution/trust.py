@@ -274,7 +274,7 @@ def with_impostors(result: Any, frames: tuple[pd.DataFrame, pd.DataFrame], dista
     for frame, left in zip(frames, (None, own)):
         best = np.array([column[a] for a in frame["author"]])
         gi = features_in_blocks(space, distances_of, len(best), best, left, exclude)
-        out.append(fill_impostors(frame, gi))
+        out.append(fill_impostors(frame, gi, space.n_candidates < 3))
     return out[0], out[1]
 
 
@@ -291,15 +291,23 @@ def with_outsider_features(result: Any, d: pd.DataFrame, base: pd.DataFrame
     if gi is not None:
         for table, rows in ((result.table, gi.table), (result.known_table, gi.known)):
             if d.index.equals(table.index):
-                return fill_impostors(base, rows)
+                return fill_impostors(base, rows, gi.space.n_candidates < 3)
     return base
 
 
-def fill_impostors(frame: pd.DataFrame, gi: np.ndarray) -> pd.DataFrame:
+def fill_impostors(frame: pd.DataFrame, gi: np.ndarray, shapeless: bool = False
+                   ) -> pd.DataFrame:
     """``frame`` with the impostor features ``gi`` (rows ×
-    :data:`~hclib.calibration.outsider.IMPOSTOR_FEATURES`) in the ``_u`` columns of the default variant that has them."""
+    :data:`~hclib.calibration.outsider.IMPOSTOR_FEATURES`) in the ``_u`` columns of the
+    default variant that has them; ``shapeless`` (two candidates and a pool: a row has no
+    shape, its other features NaN) sets the others to 0, so that the model is the impostor
+    shares' alone."""
     names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
     frame = frame.copy()  # hclib.attribution.impostors
+    if shapeless:
+        for j, name in enumerate(names):
+            if name not in outsider.IMPOSTOR_FEATURES:
+                frame[f"_u{j}"] = 0.0
     for j, name in enumerate(outsider.IMPOSTOR_FEATURES):
         if name in names:
             frame[f"_u{names.index(name)}"] = gi[:, j]

@@ -57,7 +57,9 @@ iterated from :math:`\pi = 1/2` to the fixed point; :math:`p_i` is the text's
 ``p_outsider`` and the estimated share of outsiders is their mean,
 :math:`\frac1n \sum_i p_i = \pi (n + 1) / n`. Where :math:`q` cannot tell outsiders from
 insiders (:math:`\ell_i \approx 1`) the share goes to 0: no outsider is assumed without
-evidence. With two candidates an outsider row has one column and no impostor: no model.
+evidence. With two candidates an outsider row has one column and no impostor: no model,
+unless ``hclib.attribute(impostors=...)`` gives a pool of other authors' texts (then the
+impostor shares alone, the row's shape features set to 0).
 """
 
 from __future__ import annotations

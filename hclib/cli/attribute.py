@@ -156,6 +156,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--protocol", default=None, metavar="NAME",
                    help="the paper's PAN 2018 pipeline on these texts: " + _PROTOCOL_HELP
                         + " Not combinable with --method, --features, --vocabulary or --gamma")
+    p.add_argument("--impostors", default=None, metavar="DIR",
+                   help="a folder of text files by authors who are none of the candidates "
+                        "(each file its own author): impostors of 'none of these', never "
+                        "attributed to; with two candidates they give p_outsider")
     p.set_defaults(func=_run_attribute)
 
     q = subparsers.add_parser(
@@ -284,7 +288,8 @@ def _attribute(known, unknown, args: argparse.Namespace, compare: bool | None = 
                      reject_by=args.reject_by, min_tokens=args.min_tokens, n_jobs=args.jobs,
                      loo_texts=args.loo_texts, loo_match=args.loo_match,
                      gamma=args.gamma, protocol=getattr(args, "protocol", None),
-                     compare=compare, pieces=getattr(args, "pieces", "detect"))
+                     compare=compare, pieces=getattr(args, "pieces", "detect"),
+                     impostors=getattr(args, "impostors", None))
 
 
 @contextlib.contextmanager
@@ -332,6 +337,8 @@ def _run_attribute(args: argparse.Namespace) -> int:
         raise UsageError(f"KNOWN_DIR {known} is not a folder")
     if args.explain < 0:
         raise UsageError(f"--explain must be 0 or more, got {args.explain}")
+    if args.impostors is not None and not Path(args.impostors).is_dir():
+        raise UsageError(f"--impostors {args.impostors} is not a folder")
     with _skip_notice("attribute", args.glob):
         unknown = _unknown_texts(args.unknown, args.glob)
         with _notice_after(2.0, f"hclib attribute: protocol {args.protocol}: its cleaning "

@@ -55,7 +55,8 @@ from hclib._checks import check_positive_int
 __all__ = ["DEFAULT_PATTERN", "MAX_TEXT_BYTES", "KnownTexts", "Skipped", "SkippedFilesWarning",
            "known_texts", "read_folder", "read_known_folder", "read_stream", "read_text",
            "reading",
-           "report_skipped", "skip_notice", "text_files", "unique_names", "unknown_texts"]
+           "report_skipped", "skip_notice", "text_files", "unique_names", "unknown_texts",
+           "impostor_texts"]
 
 TextSource = Union[str, "os.PathLike[str]"]
 
@@ -497,3 +498,27 @@ def unknown_texts(unknown: Any) -> tuple[list[str], list[str]]:
         raise ValueError(f"two texts to attribute are both named {dup!r}: give each text "
                          "once, under its own name")
     return names, texts
+
+
+def impostor_texts(impostors: Any) -> tuple[list[str], list[str], list[str], str]:
+    """(names, authors, texts, source) of texts by other authors (``impostors=`` of
+    :func:`hclib.verify` and :func:`hclib.attribute`): a list of texts or paths, a mapping
+    name → text (each name its own author) or author → list of texts, or a folder of text
+    files (each file its own author)."""
+    if isinstance(impostors, (str, os.PathLike)) and os.path.isdir(impostors):
+        found = read_folder(impostors)
+        if not found:
+            raise ValueError(f"impostors folder {os.fspath(impostors)} holds no text files")
+        names = list(found)
+        return names, names, list(found.values()), f"folder {os.fspath(impostors)}"
+    if isinstance(impostors, Mapping) and impostors and all(
+            isinstance(v, Sequence) and not isinstance(v, str) for v in impostors.values()):
+        names, authors, texts = [], [], []
+        for author, items in impostors.items():
+            got_names, got = unknown_texts(list(items))
+            names += [f"{author}/{n}" for n in got_names]
+            authors += [str(author)] * len(got)
+            texts += got
+        return names, authors, texts, "given texts"
+    names, texts = unknown_texts(impostors)
+    return names, names, texts, "given texts"

@@ -34,7 +34,7 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from hclib.texts.features import Features, parse_features
-from hclib.texts.sources import read_folder, unknown_texts
+from hclib.texts.sources import impostor_texts
 
 __all__ = ["POOL_CACHE_VERSION", "POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool",
            "impostor_pool", "pool_cache_path", "text_items"]
@@ -131,23 +131,8 @@ def impostor_pool(impostors: Any, features: str | Features = "words") -> Imposto
     feats = parse_features(features)
     if isinstance(impostors, ImpostorPool):
         return impostors
-    if isinstance(impostors, (str, os.PathLike)) and os.path.isdir(impostors):
-        found = read_folder(impostors)
-        if not found:
-            raise ValueError(f"impostors folder {os.fspath(impostors)} holds no text files")
-        names, texts = list(found), list(found.values())
-        return _pool(names, names, texts, feats, f"folder {os.fspath(impostors)}")
-    if isinstance(impostors, Mapping) and impostors and all(
-            isinstance(v, Sequence) and not isinstance(v, str) for v in impostors.values()):
-        names, authors, texts = [], [], []
-        for author, items in impostors.items():
-            got_names, got = unknown_texts(list(items))
-            names += [f"{author}/{n}" for n in got_names]
-            authors += [str(author)] * len(got)
-            texts += got
-        return _pool(names, authors, texts, feats, "given texts")
-    names, texts = unknown_texts(impostors)
-    return _pool(names, names, texts, feats, "given texts")
+    names, authors, texts, source = impostor_texts(impostors)
+    return _pool(names, authors, texts, feats, source)
 
 
 def _middle(text: str, tokens: int) -> str:
