@@ -281,11 +281,8 @@ def federalist_outsiders(pool: bool = False, **options: Any
     of :func:`hclib.verify`'s default pool as ``impostors=``, by author."""
     from hclib.corpora.federalist import load_federalist
     if pool:
-        from hclib.verification.impostors import _gutenberg_excerpts
-        given: dict[str, list[str]] = {}
-        for _, author, excerpt in zip(*_gutenberg_excerpts()):
-            given.setdefault(author, []).append(excerpt)
-        options["impostors"] = given
+        from hclib.verification.impostors import gutenberg_texts
+        options["impostors"] = gutenberg_texts()
     papers = load_federalist()
     known = {a: list(papers[papers["author"] == a]["text"]) for a in ("Hamilton", "Madison")}
     test = papers[papers["author"].isin(["disputed", "Jay"])]

@@ -44,7 +44,7 @@ import numpy as np
 from hclib.texts.features import Features, parse_features
 from hclib.texts.sources import impostor_texts
 
-__all__ = ["POOL_CACHE_VERSION", "POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool",
+__all__ = ["POOL_CACHE_VERSION", "POOL_TOKENS", "POOL_WORKS", "ImpostorPool", "gutenberg_pool", "gutenberg_texts",
            "impostor_pool", "pool_cache_path", "text_items"]
 
 #: Word tokens of each excerpt of the default pool (from the middle of each work).
@@ -163,6 +163,16 @@ def _gutenberg_excerpts() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
     texts = tuple(_middle(read_text(collection, d), POOL_TOKENS) for d in chosen["doc_id"])
     names = tuple(f"{a}: {t}" for a, t in zip(chosen["author"], chosen["title"]))
     return names, tuple(chosen["author"]), texts
+
+
+def gutenberg_texts() -> dict[str, list[str]]:
+    """The default pool's excerpts by author (author → texts): what
+    :func:`gutenberg_pool` is built from, as :func:`hclib.attribute`'s ``impostors=``
+    takes them."""
+    out: dict[str, list[str]] = {}
+    for _, author, excerpt in zip(*_gutenberg_excerpts()):
+        out.setdefault(author, []).append(excerpt)
+    return out
 
 
 def _version() -> str:
