@@ -310,7 +310,7 @@ def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
                  ) -> pd.DataFrame:
     """One row per problem, seed and rule: macro-F1, accuracy, the share of texts by an
     outsider and the share of answers ``<UNK>`` (module docstring); ``pool``: the other
-    problems' known texts as impostors (:func:`_runs`)."""
+    problems' known texts as impostors (``_runs``)."""
     rows = []
     for problem, seed, known, out, truth, res in _runs(collections, seeds, pool, **options):
         for rule, reject in RULES.items():
