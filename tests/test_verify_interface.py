@@ -262,7 +262,11 @@ def test_a_caveat_that_changes_decisions_stands_first(folders, pool):
     assert html.index("NO DECISION") < html.index(unlike.summary_lines()[0][:20])
     assert "impostors=" in unlike.caveats()[0]
     table["separation"] = 0.5  # pseudo-problems not told apart: the method cannot tell
-    assert any(line.startswith("CAUTION: the method cannot tell")
+    lines = replace(res, table=table).caveats("command")
+    assert "CAUTION on 2 text(s): the method cannot tell the author from these " \
+        "impostors" in lines and all(len(line) <= 80 for line in lines)
+    table.loc[table.index[1], "separation"] = 0.9  # one text only: the line counts it
+    assert any(line.startswith("CAUTION on 1 text(s):")
                for line in replace(res, table=table).caveats())
 
 

@@ -255,8 +255,10 @@ class Verification(Result):
         if self.unlike_impostors:  # under 80 characters
             lines.append(f"NO DECISION on {self.unlike_impostors} text(s): impostors unlike "
                          f"them ({give})")
-        if self.cannot_separate.any():
-            lines.append("CAUTION: the method cannot tell the author from these impostors")
+        weak = int(self.cannot_separate.sum())
+        if weak:  # under 80 characters
+            lines.append(f"CAUTION on {weak} text(s): the method cannot tell the author "
+                         "from these impostors")
         return lines
 
     def summary_lines(self, interface: str = "python") -> list[str]:
