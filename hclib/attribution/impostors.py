@@ -323,16 +323,10 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
                 keep = valid & (label == c)
                 m_f[:, 0, j] = d[:, i, keep].min(axis=-1)
                 m_b[:, :, j] = space.kk[:, own][:, :, keep].min(axis=-1)
-        if pooled:  # the pool's least distances join every threshold
-            p_f, p_b = cm_q[:, i, n_c][:, None], cm_kk[:, own, n_c]
-            fwd = _below_pool(near if each else near.min(axis=1)[:, None], m_f, p_f,
-                              drop, each)
-            back = _below_pool(near, m_b, p_b, drop, each)
-            out[i] = fwd.mean(), back.mean()
-            continue
-        fwd = _below(near, m_f, drop, True) if each else \
-            _below(near.min(axis=1)[:, None], m_f, drop)
-        back = _below(near, m_b, drop, each)
+        # the pool's least distances join every threshold
+        p_f, p_b = (cm_q[:, i, n_c][:, None], cm_kk[:, own, n_c]) if pooled else (None, None)
+        fwd = _below(near if each else near.min(axis=1)[:, None], m_f, drop, each, p_f)
+        back = _below(near, m_b, drop, each, p_b)
         out[i] = fwd.mean(), back.mean()
     return out
 
@@ -344,38 +338,27 @@ def _per_candidate_min(d: np.ndarray, label: np.ndarray, n_c: int) -> np.ndarray
     return np.minimum.reduceat(d[..., order], starts, axis=-1)
 
 
-def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False) -> np.ndarray:
+def _below(x: np.ndarray, m: np.ndarray, drop: bool, each: bool = False,
+           pool: np.ndarray | None = None) -> np.ndarray:
     """(subsets × kept) the indicator that some column of ``x`` (subsets × own) is below
     the least of its impostor minima ``m`` (subsets × own × impostors; own may be 1) or,
     with ``each``, the share of the columns that are; kept: one column, or with ``drop``
-    one per impostor left out in turn (then the least of the others)."""
-    reduce = np.mean if each else np.any
-    order = np.argsort(m, axis=-1)
-    s = np.take_along_axis(m, order, axis=-1)
-    if not drop:
-        return reduce(x < s[..., 0], axis=1)[:, None].astype(np.float64)
-    k = m.shape[-1]
-    # leaving out impostor c: the least of the others, the second least where c is the least
-    thr = np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1])
-    return reduce(x[..., None] < thr, axis=1).astype(np.float64)
-
-
-def _below_pool(x: np.ndarray, m: np.ndarray, pool: np.ndarray, drop: bool, each: bool
-                ) -> np.ndarray:
-    """:func:`_below` with every threshold at most the pool's least distance ``pool``
-    (subsets × own, own may be 1); no candidate impostor left (none, or the one left out
-    in turn): the pool's alone."""
+    one per impostor left out in turn (then the least of the others). With the pool's
+    least distances ``pool`` (subsets × own, own may be 1) every threshold is at most
+    them; no candidate impostor left (none, or the one left out in turn): theirs alone."""
     reduce = np.mean if each else np.any
     k = m.shape[-1]
-    if k == 0 or (drop and k == 1):
+    if pool is not None and (k == 0 or (drop and k == 1)):
         thr = pool[..., None]
-    elif not drop:
-        thr = np.minimum(m.min(axis=-1), pool)[..., None]
     else:
         order = np.argsort(m, axis=-1)
         s = np.take_along_axis(m, order, axis=-1)
-        thr = np.minimum(np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1]),
-                         pool[..., None])
+        # leaving out impostor c: the least of the others, the second least where c is
+        # the least
+        thr = s[..., :1] if not drop else \
+            np.where(np.arange(k) == order[..., :1], s[..., 1:2], s[..., :1])
+        if pool is not None:
+            thr = np.minimum(thr, pool[..., None])
     return reduce(x[..., None] < thr, axis=1).astype(np.float64)
 
 
