@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from hclib._results import TABLE_WIDTH
 from hclib.attribution.methods import METHODS
 from hclib.mapping.build import LINKAGES, map as text_map
 from hclib.mapping.distances import check_method
@@ -27,7 +28,6 @@ from .command import HelpFormatter, UsageError
 
 __all__ = ["add_parser"]
 
-WIDTH = 80
 _METHODS = sorted(n for n in METHODS if n != "knn_cosine")
 
 
@@ -125,7 +125,7 @@ def _cut(text: str, width: int) -> str:
 
 def _print(result: TextMap) -> None:
     for line in result.summary_lines("cli"):
-        print(textwrap.fill(line, WIDTH, subsequent_indent="  "))
+        print(textwrap.fill(line, TABLE_WIDTH, subsequent_indent="  "))
     print()
     frame = result.to_frame()
     print(f"{'text':<22} {'label':<12} {'mds1':>8} {'mds2':>8} {'tree':>4}  nearest")
@@ -135,4 +135,4 @@ def _print(result: TextMap) -> None:
         print(f"{_cut(str(name), 22):<22} {_cut(label, 12):<12} {row['mds1']:>8.3g} "
               f"{row['mds2']:>8.3g} {row['cluster']:>4}  {nearest}")
     print("\n" + textwrap.fill("The distance matrix and the PCA coordinates: --csv. A picture: "
-                               "--plot FILE.", WIDTH))
+                               "--plot FILE.", TABLE_WIDTH))

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from hclib._results import TABLE_WIDTH
 from hclib.attribution.methods import METHODS
 from hclib.attribution.options import DEFAULT_METHOD
 from hclib.attribution.render import shorten
@@ -19,9 +20,8 @@ from hclib.windows.rolling import DEFAULT_WINDOW, rolling
 
 from .command import HelpFormatter, UsageError
 
-__all__ = ["WIDTH", "add_parser", "render"]
+__all__ = ["add_parser", "render"]
 
-WIDTH = 80
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -77,8 +77,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def render(result) -> str:
-    """The summary, the segments and one line per window, in ``WIDTH`` columns."""
-    lines = [textwrap.fill(line, WIDTH, subsequent_indent="  ")
+    """The summary, the segments and one line per window, in ``TABLE_WIDTH`` columns."""
+    lines = [textwrap.fill(line, TABLE_WIDTH, subsequent_indent="  ")
              for line in result.summary_lines("command")]
     lines += ["", "segments (token positions, first and last):"]
     for r in result.segments.itertuples():
@@ -89,7 +89,7 @@ def render(result) -> str:
         conf = "" if r.confidence != r.confidence else f"{r.confidence:.0%}"
         head = f"{r.first:>9,} {r.last:>9,}  {shorten(str(r.author), 28):<28} {conf:>5}  "
         words = getattr(r, "words", "") or ""
-        room = WIDTH - len(head)
+        room = TABLE_WIDTH - len(head)
         if len(words) > room:  # whole words only, then an ellipsis
             words = words[:room - 1].rsplit(", ", 1)[0] + " …"
         lines.append(head + words)

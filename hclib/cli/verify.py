@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib._results import TABLE_WIDTH
 from hclib.attribution.methods import METHODS
 from hclib.calibration import metrics
 from hclib.texts.features import parse_features
@@ -45,7 +46,6 @@ __all__ = ["DATASET_IMPOSTORS", "add_parser"]
 
 #: Impostor texts drawn from the other problems of a PAN dataset (a seeded sample).
 DATASET_IMPOSTORS = 100
-WIDTH = 80
 _OTHERS = "other problems of the dataset"
 
 
@@ -181,12 +181,12 @@ def _print_table(result: Verification, explain: int, names: set[str] | None) -> 
         print(line)
     if caveats:
         print()
-    print(result.render(WIDTH))
+    print(result.render(TABLE_WIDTH))
     if explain:
         left = " (proper names left out)" if names is not None else ""
         print("\n" + textwrap.fill(f"the {explain} most discriminating words of each text, "
                                    f"with its count against the count expected from the "
-                                   f"author's rate{left}:", WIDTH))
+                                   f"author's rate{left}:", TABLE_WIDTH))
         for name, decision in result.table["decision"].items():
             if decision == "insufficient evidence":
                 print(f"{name}: (too little evidence to explain)")
@@ -194,13 +194,13 @@ def _print_table(result: Verification, explain: int, names: set[str] | None) -> 
             words = result.explain(str(name), top=explain, names=names)
             listed = ", ".join(f"{w} ({int(c)} vs {e:.1f})" for w, c, e in
                                zip(words["word"], words["count"], words["expected"]))
-            print(textwrap.fill(f"{name}: {listed or '(none)'}", WIDTH,
+            print(textwrap.fill(f"{name}: {listed or '(none)'}", TABLE_WIDTH,
                                 subsequent_indent="    "))
     print()
-    print(result.legend(WIDTH))
+    print(result.legend(TABLE_WIDTH))
     print()
     for line in result.summary_lines("command"):
-        print(textwrap.fill(line, WIDTH))
+        print(textwrap.fill(line, TABLE_WIDTH))
 
 
 def _dataset_pool(problems: list, features: str) -> ImpostorPool:
