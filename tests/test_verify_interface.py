@@ -412,3 +412,27 @@ def test_every_tool_returns_the_one_result_interface():
         assert issubclass(cls, Result), cls
         for name in ("summary_lines", "to_frame", "to_json", "caveats", "_repr_html_"):
             assert callable(getattr(cls, name)), (cls, name)
+
+
+def test_no_probability_is_printed_where_the_impostors_are_unlike(folders, pool):
+    """A P(same) against impostors of another kind measures the kind of text, not the
+    author: the printed table and the one-line summary leave it blank for such a text (the
+    frame and JSON keep it, beside ``reason``); the summary names the score's distance."""
+    from dataclasses import replace
+
+    res = hclib.verify(folders / "known", [folders / "letter.txt", folders / "other.txt"],
+                       impostors=pool)
+    table = res.table.copy()
+    first, second = table.index[:2]
+    table.loc[first, ["decision", "reason"]] = ("no decision",
+                                                "impostors unlike these texts")
+    unlike = replace(res, table=table)
+    rows = {line.split()[0]: line for line in unlike.render(None).splitlines()[1:]}
+    p_second = f"{table.loc[second, 'probability']:.3f}"
+    assert p_second in rows[str(second)]
+    assert f"{table.loc[first, 'probability']:.3f}" not in rows[str(first)]
+    assert rows[str(first)].split()[1] == "no"  # the decision follows the blank
+    assert "P(same)" not in repr(unlike).split(str(first))[1].split(";")[0]
+    assert np.isfinite(unlike.to_frame().loc[first, "probability"])
+    assert res.summary_lines()[0].startswith(f"P(same) from the min-max distance, the "
+                                             f"P-value and words from {res.method.label}")

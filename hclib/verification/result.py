@@ -29,7 +29,8 @@ __all__ = ["COLUMNS", "HIDDEN", "LABELS", "Verification", "proper_names"]
 #: The columns of ``Verification.table`` and what they mean.
 COLUMNS: dict[str, str] = {
     "probability": "the probability that the text is closer to the known texts than "
-                   "these impostors are, at even prior odds (not: that the author wrote it)",
+                   "these impostors are, at even prior odds (not: that the author wrote it); "
+                   "blank in the printed table where the impostors are unlike the texts",
     "decision": "same author / different author / no decision / insufficient evidence",
     "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not); "
                "at least 1/(k+1) with k known texts (or works; one text: its two halves)",
@@ -60,6 +61,9 @@ COLUMNS: dict[str, str] = {
                    "(the problem's pseudo-problems) or trained (train=)",
 }
 #: How a column is headed in the printed table.
+#: How the summary names a distance of the relative score (else by its own name).
+DISTANCE_NAMES: dict[str, str] = {"minmax": "min-max", "chi2": "χ²",
+                                  "hc_dagger": "HC†", "hc_star": "HC*"}
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
                           "in_vocabulary": "in voc"}
 #: The columns of ``table`` left out of the printed table (in ``to_frame``, ``to_json`` and
@@ -116,6 +120,8 @@ class Verification(Result):
     #: What the probability was fitted on when neither trained nor pseudo-problems (the
     #: stored pooled model's provenance), else "".
     fitted_on: str = ""
+    #: The distance of the impostor-relative score behind P(same) ("" when unknown).
+    distance: str = ""
     _counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
     _corpus: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
@@ -193,6 +199,8 @@ class Verification(Result):
         """The table as text, at most ``width`` columns wide (``None``: in full); real
         numbers with 3 decimals, blank where there is no value."""
         table = self.table[self.shown()].copy()
+        if "probability" in table:  # a number about the kind of text, not the author
+            table.loc[self._unlike(), "probability"] = np.nan
         for c in ("tokens", "in_vocabulary"):
             if c in table:
                 table[c] = table[c].astype("int64")
@@ -240,11 +248,16 @@ class Verification(Result):
                    "the known texts, each scored against the others (full conformal).")
         return out
 
+    def _unlike(self) -> np.ndarray:
+        """True, per text, where "no decision" is forced by impostors unlike the texts."""
+        reason = self.table.get("reason", pd.Series(None, index=self.table.index,
+                                                    dtype=object))
+        return (reason == "impostors unlike these texts").to_numpy(dtype=bool)
+
     @property
     def unlike_impostors(self) -> int:
         """Texts whose decision is "no decision" because the impostors are unlike them."""
-        reason = self.table.get("reason", pd.Series(dtype=object))
-        return int((reason == "impostors unlike these texts").sum())
+        return int(self._unlike().sum())
 
     def caveats(self, interface: str = "python") -> list[str]:
         """The lines that change how the decisions are read, one line each, printed before
@@ -272,8 +285,10 @@ class Verification(Result):
         model = ("fitted on labelled problems" if self.trained else self.fitted_on or
                  f"fitted on pseudo-problems of the known texts and {self.n_impostors} "
                  "impostors")
-        lines = [f"{self.method.label} on {self.features} ({len(self.vocabulary)} items), "
-                 f"{known}; impostors: {self.impostors}.",
+        score = (f"P(same) from the {DISTANCE_NAMES.get(self.distance, self.distance)} "
+                 "distance, the P-value and words from " if self.distance else "")
+        lines = [f"{score}{self.method.label} on {self.features} ({len(self.vocabulary)} "
+                 f"items), {known}; impostors: {self.impostors}.",
                  f"P(same) is the probability that a text is closer to the known texts than "
                  f"these impostors are, at even prior odds ({model}); no decision "
                  f"within 0.5 ± {self.band:g}."]
@@ -343,9 +358,9 @@ class Verification(Result):
                    f"{len(self.table)} questioned texts, a vocabulary of "
                    f"{len(self.vocabulary)} items, impostors {shorten(self.impostors, 60)}")
         rows = []
-        for name, row in self.table.iterrows():
+        for unlike, (name, row) in zip(self._unlike(), self.table.iterrows()):
             p = row["probability"]
-            shown = "" if not np.isfinite(p) else f", P(same) {p:.3f}"
+            shown = "" if unlike or not np.isfinite(p) else f", P(same) {p:.3f}"
             rows.append(f"{shorten(str(name), 40)} -> {row['decision']}{shown}")
         return setting, rows
 

@@ -449,7 +449,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         known=known_names, impostors=problem.pool.source, n_impostors=len(problem.pool),
         band=band, min_tokens=min_tokens, gamma=gamma, calibration=calibration,
         trained=train is not None, split=problem.split,
-        fitted_on=fitted_on, _counts=counts,
+        fitted_on=fitted_on, distance=config.distance, _counts=counts,
         _corpus=problem.corpus)
 
 
