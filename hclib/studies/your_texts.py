@@ -172,6 +172,41 @@ flagged (6 of 6 and whole), the expected accuracy within 5 points in work folder
 third novels kept (3 of the 4 right ones; Trollope's is rejected), flat folders (share up
 to 52 %, expected 7 points low), the Federalist (no model with two candidates).
 
+Issue 41 item 4, flat folders: calibration rows without their pseudo-work (rule written
+and committed before any of its variants was run). Seen: in flat folders the calibration
+rows of a known piece are scored with its sibling pieces (the other pieces of its work)
+among its author's known texts, so insiders look closer to their author than a text of
+another work ever is, and the texts to attribute look like outsiders. Variants, each only
+under ``pieces="detect"`` (the default) when :func:`hclib.attribution.works.detect_works`
+finds pseudo-works and every author keeps two groups with them (nothing changes in work
+folders, with ``groups=``, under ``"off"`` or ``"group"``): the calibration rows are scored
+leaving out the known text's whole pseudo-work, with the bracket of ``loo_match`` on the
+pseudo-works, as under ``"group"``, while the leave-one-out table and accuracy shown (and
+the ranks' reference) stay per text and the summary's line about pieces stays:
+
+* D0: none (the default before; rerun in the same code, the reference);
+* We-outsider: the excerpt rows of the outsider model only;
+* We-both: the excerpt rows of the outsider and the confidence models;
+* Ww-outsider: the outsider model's rows, the known texts' whole rows and the excerpts;
+* Ww-both: every row of both models, whole and excerpts.
+
+Rule. Conditions: (ii) bit-identical results in work folders (by construction; checked on
+a work-folder fold and the novels); (iii) the ROC AUC of ``p_outsider`` on the PAN 2018
+*training* problems (:func:`hclib.studies.open_set.outsider_signals`, seeds 0, 1, 2) at
+least D0's less 0.01, and the mean macro-F1 of ``reject=0.5, reject_by="outsider"`` there
+(:func:`hclib.studies.open_set.pan_open_set`) within 0.01 of D0's; (iv) Collins flagged
+(``p_outsider`` > 0.5 on at least 4 of the 6 pieces and the whole novel,
+:func:`novel_outsiders`) and no more whole third novels rejected than under D0; (i) the
+estimated share of outsiders at most 5 % in each of the six flat folds
+(:func:`gutenberg_flat`, skip 0 and 12, ``pieces="detect"``), or, if no variant meeting
+(ii)-(iv) does, the largest fold share within 1 point of the smallest largest-fold share
+among them. Among the variants meeting all four, the one with the smallest mean |expected
+- real| over the six flat folds is adopted if that mean is below D0's; a variant within
+0.5 points of the smallest loses to the earlier one in the list above (fewer changes).
+Reported besides: the PAN 2018 test problems (AUC, macro-F1, :func:`pan_expected`), the
+Federalist (:func:`federalist_outsiders`: two candidates, confidence and expected
+accuracy), every variant's numbers.
+
 Variants tried on the way (each changed for the reason given, before these results were
 run): the outsider features as the raw rank score and the discrepancy standardised by the
 median and MAD of the candidate's own values (on the Federalist the disputed papers got
