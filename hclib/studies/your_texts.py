@@ -231,7 +231,8 @@ from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_novels", "load_results", "main",
-           "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
+           "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected",
+           "pseudo_work_variants", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
@@ -413,6 +414,56 @@ def novel_outsiders(pieces: int = 8, piece_words: int = 3000, outsider_pieces: i
     v.attrs["expected"] = res.expected_accuracy
     v.attrs["result"] = res
     return v
+
+
+def pseudo_work_variants(variants: Sequence[str] | None = None,
+                         skips: tuple[int, ...] = (0, 12)) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rule of issue 41 for flat folders (module docstring): each variant of
+    :data:`hclib.attribution.calibration_rows.PSEUDO_WORK_VARIANTS` (all by default) in
+    turn: (per problem, the rows of :func:`gutenberg_expected`, :func:`gutenberg_flat` with
+    ``pieces="detect"``, :func:`pan_expected` on the test problems and
+    :func:`federalist_outsiders`; per variant, the ROC AUC of ``p_outsider`` and the
+    macro-F1 of the closed set and of ``reject=0.5, reject_by="outsider"`` on the PAN 2018
+    training and test problems (:mod:`hclib.studies.open_set`, seeds 0, 1, 2), the novels
+    of :func:`novel_outsiders` and a fingerprint of the work-folder verdicts)."""
+    from hclib.attribution import calibration_rows
+    from .open_set import outsider_signals, pan_open_set
+    chosen = list(calibration_rows.PSEUDO_WORK_VARIANTS) if variants is None else variants
+    before = calibration_rows.PSEUDO_WORK_ROWS
+    rows, summary = [], {}
+    try:
+        for name in chosen:
+            calibration_rows.PSEUDO_WORK_ROWS = name
+            work = gutenberg_expected(skips)
+            flat = pd.DataFrame([
+                _row(f"{fold}, flat, detect", res, (res.prediction == truth).to_numpy())
+                for fold, known, _, unknown, truth in _gutenberg_folds(skips)
+                for res in [attribute(known, unknown, progress=False)]])
+            fed = federalist_outsiders()[0]
+            pan = pan_expected(("test",))
+            for part, frame in (("work", work), ("flat", flat), ("federalist", fed),
+                                ("pan test", pan)):
+                rows.append(frame.assign(variant=name, part=part))
+            out = {}
+            for collection in ("train", "test"):
+                aucs, shares = outsider_signals((collection,))
+                f1 = pan_open_set((collection,)).groupby("rule")["macro_f1"].mean()
+                out.update({f"{collection} AUC": aucs["p_outsider"],
+                            f"{collection} share": shares.mean(),
+                            f"{collection} F1 closed": f1["closed set"],
+                            f"{collection} F1 outsider": f1["reject by outsider 0.5"]})
+            v = novel_outsiders()
+            collins = v[v.index.str.startswith("Collins piece")]
+            third = v[v.index.str.endswith("whole") & ~v.index.str.startswith("Collins")]
+            out.update({"Collins pieces flagged": int((collins["p_outsider"] > 0.5).sum()),
+                        "Collins whole": float(v.loc["Collins whole", "p_outsider"]),
+                        "third novels rejected": int(third["rejected"].sum()),
+                        "work fingerprint": float(work["expected"].sum()
+                                                  + work["outsiders"].sum())})
+            summary[name] = out
+    finally:
+        calibration_rows.PSEUDO_WORK_ROWS = before
+    return pd.concat(rows, ignore_index=True), pd.DataFrame.from_dict(summary, "index")
 
 
 def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: Any
