@@ -49,8 +49,9 @@ __all__ = ["PSEUDO_WORK_ROWS", "PSEUDO_WORK_VARIANTS", "calibrate", "excerpt_ver
 PSEUDO_WORK_VARIANTS: dict[str, tuple[bool, bool] | None] = {
     "D0": None, "We-outsider": (False, False), "We-both": (False, True),
     "Ww-outsider": (True, False), "Ww-both": (True, True)}
-#: The variant of :data:`PSEUDO_WORK_VARIANTS` in use.
-PSEUDO_WORK_ROWS = "D0"
+#: The variant of :data:`PSEUDO_WORK_VARIANTS` in use: every row of both models, chosen by
+#: the rule of :mod:`hclib.studies.your_texts` (issue 41, flat folders).
+PSEUDO_WORK_ROWS = "Ww-both"
 
 
 def pseudo_work_groups(labels: Sequence[Hashable], groups: Sequence[Hashable],
