@@ -240,7 +240,7 @@ test, ROC AUC 0.591 (D0), 0.603 (We-*), 0.562 (Ww-*), macro-F1 of reject by outs
 of 0 in all four problems (D0: 41.5, 15.5, 0, 0 %), expected 54.5 / 54.4, 73.8 / 66.2, 80.7
 / 70.0, 88.3 / 62.5 against real, pooled 68.9 against 62.2 (D0 66.0, within 5 points only
 by errors of both signs cancelling; mean per-problem |error| 11.0 against D0's 15.9). The
-Federalist (two candidates, no outsider model, 57 flat known papers in which
+Federalist (two candidates, no outsider model, 65 flat known papers in which
 :func:`hclib.attribution.works.detect_works` finds series on one subject): expected 92.7
 against 70.6 with Jay's papers (D0 93.5), 98.8 against 100 on the disputed alone (D0 97.9).
 
