@@ -322,10 +322,11 @@ def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.D
 def gutenberg_flat(skips: tuple[int, ...] = (0,), **options: Any) -> pd.DataFrame:
     """The folds of :func:`gutenberg_expected` with the known pieces in flat folders (no
     groups: every piece its own text, as ``known/AUTHOR/*.txt`` gives), with
-    ``pieces="off"`` and ``pieces="group"`` (:mod:`hclib.attribution.works`)."""
+    ``pieces="detect"`` (the default; ``"off"`` before issue 41's flat-folder rule) and
+    ``pieces="group"`` (:mod:`hclib.attribution.works`)."""
     rows = []
     for name, known, _, unknown, truth in _gutenberg_folds(skips):
-        for choice, suffix in (("off", "flat"), ("group", "flat, pieces grouped")):
+        for choice, suffix in (("detect", "flat"), ("group", "flat, pieces grouped")):
             res = attribute(known, unknown, pieces=choice, progress=False, **options)
             rows.append(_row(f"{name}, {suffix}", res, (res.prediction == truth).to_numpy()))
     return pd.DataFrame(rows)
