@@ -409,9 +409,12 @@ def attribute(
     pieces
         With flat known texts (no work folder, no ``groups=``): ``"detect"`` looks for
         pieces of one work among each author's texts (shared rare words,
-        :mod:`hclib.attribution.works`) and says in ``Attribution.pieces`` and the summary
-        when it finds some; ``"group"`` also leaves out each such work whole in the
-        leave-one-out; ``"off"`` does neither.
+        :mod:`hclib.attribution.works`), says in ``Attribution.pieces`` and the summary
+        when it finds some, and scores the calibration rows of the confidence and
+        outsider models without each such work
+        (:mod:`hclib.attribution.calibration_rows`), the leave-one-out shown staying per
+        text; ``"group"`` also leaves out each such work whole in the leave-one-out;
+        ``"off"`` does none of these.
     impostors
         Texts by authors who are none of the candidates (a list, a mapping name → text or
         author → texts, a folder; :func:`hclib.attribution.impostors.read_pool`): impostors
