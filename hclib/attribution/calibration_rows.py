@@ -10,7 +10,7 @@ confidence model (:mod:`hclib.calibration.confidence`) and the outsider model
   features.
 
 **Pseudo-works** (issue 41, flat folders; the rule and the variants in
-:mod:`hclib.studies.your_texts`). With flat known texts a piece's calibration row, scored
+:mod:`hclib.studies.flat_folders`). With flat known texts a piece's calibration row, scored
 without itself alone, keeps the other pieces of its work among its author's known texts:
 it lies closer to its author than a text of another work ever does, so the models learn
 that near is normal and the texts to attribute look like outsiders (and the confidence is
@@ -50,7 +50,7 @@ PSEUDO_WORK_VARIANTS: dict[str, tuple[bool, bool] | None] = {
     "D0": None, "We-outsider": (False, False), "We-both": (False, True),
     "Ww-outsider": (True, False), "Ww-both": (True, True)}
 #: The variant of :data:`PSEUDO_WORK_VARIANTS` in use: every row of both models, chosen by
-#: the rule of :mod:`hclib.studies.your_texts` (issue 41, flat folders).
+#: the rule of :mod:`hclib.studies.flat_folders` (issue 41, flat folders).
 PSEUDO_WORK_ROWS = "Ww-both"
 
 

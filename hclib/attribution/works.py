@@ -40,7 +40,7 @@ calibrated 0.97 is wrong about 3 times in 100, so no wrong verdict above 0.9 at 
 a property a calibrated confidence can promise; grouping brings the top bin to its
 calibration.
 
-Issue 41 (flat folders; the rule in :mod:`hclib.studies.your_texts`): under ``"detect"``
+Issue 41 (flat folders; the rule in :mod:`hclib.studies.flat_folders`): under ``"detect"``
 the calibration rows of the confidence and outsider models leave out each known text's
 whole pseudo-work (:mod:`hclib.attribution.calibration_rows`), while the leave-one-out
 shown stays per text. On the six folds above the expected accuracy is then 76.0, 69.5,

@@ -193,7 +193,7 @@ accuracy, 1.35 s under C and 2.36 s under GIm+C (ratio 1.74; on busier cores ear
 2.8-3.3), and 2.84 times C on a synthetic problem of 1,000 known texts. Sensitivity, not
 adopted: 50 random halves instead of 100 give AUC 0.698 / 0.592 and macro-F1 0.409.
 
-Issue 41, flat folders (the rule and every variant in :mod:`hclib.studies.your_texts`):
+Issue 41, flat folders (the rule and every variant in :mod:`hclib.studies.flat_folders`):
 the calibration rows are scored without their pseudo-work (variant Ww-both of
 :mod:`hclib.attribution.calibration_rows`; PAN 2018's known texts are flat, and
 :func:`hclib.attribution.works.detect_works` finds pseudo-works in them). On the 18 runs
