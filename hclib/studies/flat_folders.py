@@ -19,22 +19,23 @@ the ranks' reference) stay per text and the summary's line about pieces stays:
 * Ww-outsider: the outsider model's rows, the known texts' whole rows and the excerpts;
 * Ww-both: every row of both models, whole and excerpts.
 
-Rule. Conditions: (ii) bit-identical results in work folders (by construction; checked on
-a work-folder fold and the novels); (iii) the ROC AUC of ``p_outsider`` on the PAN 2018
+Rule. Conditions: (ii) bit-identical results in work folders (by construction; checked on a
+work-folder fold and the novels); (iii) the ROC AUC of ``p_outsider`` on the PAN 2018
 *training* problems (:func:`hclib.studies.open_set.outsider_signals`, seeds 0, 1, 2) at
 least D0's less 0.01, and the mean macro-F1 of ``reject=0.5, reject_by="outsider"`` there
 (:func:`hclib.studies.open_set.pan_open_set`) within 0.01 of D0's; (iv) Collins flagged
 (``p_outsider`` > 0.5 on at least 4 of the 6 pieces and the whole novel,
-:func:`~hclib.studies.your_texts.novel_outsiders`) and no more whole third novels rejected than under D0; (i) the
-estimated share of outsiders at most 5 % in each of the six flat folds
-(:func:`~hclib.studies.your_texts.gutenberg_flat`, skip 0 and 12, ``pieces="detect"``), or, if no variant meeting
-(ii)-(iv) does, the largest fold share within 1 point of the smallest largest-fold share
-among them. Among the variants meeting all four, the one with the smallest mean |expected
-- real| over the six flat folds is adopted if that mean is below D0's; a variant within
-0.5 points of the smallest loses to the earlier one in the list above (fewer changes).
-Reported besides: the PAN 2018 test problems (AUC, macro-F1, :func:`~hclib.studies.your_texts.pan_expected`), the
-Federalist (:func:`~hclib.studies.your_texts.federalist_outsiders`: two candidates, confidence and expected
-accuracy), every variant's numbers.
+:func:`~hclib.studies.your_texts.novel_outsiders`) and no more whole third novels rejected
+than under D0; (i) the estimated share of outsiders at most 5 % in each of the six flat
+folds (:func:`~hclib.studies.your_texts.gutenberg_flat`, skip 0 and 12,
+``pieces="detect"``), or, if no variant meeting (ii)-(iv) does, the largest fold share
+within 1 point of the smallest largest-fold share among them. Among the variants meeting
+all four, the one with the smallest mean |expected - real| over the six flat folds is
+adopted if that mean is below D0's; a variant within 0.5 points of the smallest loses to
+the earlier one in the list above (fewer changes). Reported besides: the PAN 2018 test
+problems (AUC, macro-F1, :func:`~hclib.studies.your_texts.pan_expected`), the Federalist
+(:func:`~hclib.studies.your_texts.federalist_outsiders`: two candidates, confidence and
+expected accuracy), every variant's numbers.
 
 Result (:func:`pseudo_work_variants`, every variant run once, 55-92 s each on two busy
 cores; flat folds in the order skip 0 folds 0-2, skip 12 folds 0-2, real accuracy 75.0,
@@ -65,8 +66,8 @@ keep the flat share at most 5 %; of the two Ww-both has the smaller mean error (
 D0's 8.6), so it is adopted
 (:data:`hclib.attribution.calibration_rows.PSEUDO_WORK_ROWS`). Reported besides: PAN 2018
 test, ROC AUC 0.591 (D0), 0.603 (We-*), 0.562 (Ww-*), macro-F1 of reject by outsider 0.370,
-0.370, 0.380 (closed set 0.388); :func:`~hclib.studies.your_texts.pan_expected` (test) under Ww-both estimates a share
-of 0 in all four problems (D0: 41.5, 15.5, 0, 0 %), expected 54.5 / 54.4, 73.8 / 66.2, 80.7
+0.370, 0.380 (closed set 0.388); :func:`~hclib.studies.your_texts.pan_expected` (test)
+under Ww-both estimates a share of 0 in all four problems (D0: 41.5, 15.5, 0, 0 %), expected 54.5 / 54.4, 73.8 / 66.2, 80.7
 / 70.0, 88.3 / 62.5 against real, pooled 68.9 against 62.2 (D0 66.0, within 5 points only
 by errors of both signs cancelling; mean per-problem |error| 11.0 against D0's 15.9). The
 Federalist (two candidates, no outsider model, 65 flat known papers in which
@@ -94,15 +95,19 @@ __all__ = ["pseudo_work_variants"]
 
 
 def pseudo_work_variants(variants: Sequence[str] | None = None,
-                         skips: tuple[int, ...] = (0, 12)) -> tuple[pd.DataFrame, pd.DataFrame]:
+                         skips: tuple[int, ...] = (0, 12)
+                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The rule of issue 41 for flat folders (module docstring): each variant of
     :data:`hclib.attribution.calibration_rows.PSEUDO_WORK_VARIANTS` (all by default) in
-    turn: (per problem, the rows of :func:`~hclib.studies.your_texts.gutenberg_expected`, :func:`~hclib.studies.your_texts.gutenberg_flat` with
-    ``pieces="detect"``, :func:`~hclib.studies.your_texts.pan_expected` on the test problems and
-    :func:`~hclib.studies.your_texts.federalist_outsiders`; per variant, the ROC AUC of ``p_outsider`` and the
-    macro-F1 of the closed set and of ``reject=0.5, reject_by="outsider"`` on the PAN 2018
-    training and test problems (:mod:`hclib.studies.open_set`, seeds 0, 1, 2), the novels
-    of :func:`~hclib.studies.your_texts.novel_outsiders` and a fingerprint of the work-folder verdicts)."""
+    turn: (per problem, the rows of :func:`~hclib.studies.your_texts.gutenberg_expected`,
+    :func:`~hclib.studies.your_texts.gutenberg_flat` with ``pieces="detect"``,
+    :func:`~hclib.studies.your_texts.pan_expected` on the test problems and
+    :func:`~hclib.studies.your_texts.federalist_outsiders`; per variant, the ROC AUC of
+    ``p_outsider`` and the macro-F1 of the closed set and of ``reject=0.5,
+    reject_by="outsider"`` on the PAN 2018 training and test problems
+    (:mod:`hclib.studies.open_set`, seeds 0, 1, 2), the novels of
+    :func:`~hclib.studies.your_texts.novel_outsiders` and a fingerprint of the work-folder
+    verdicts)."""
     from hclib.attribution import calibration_rows
     chosen = list(calibration_rows.PSEUDO_WORK_VARIANTS) if variants is None else variants
     before = calibration_rows.PSEUDO_WORK_ROWS
