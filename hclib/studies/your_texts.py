@@ -88,9 +88,10 @@ its interval) and the real one, the estimated and the true share of outsiders, i
 busy cores before the novels were added), which the book's attribution chapter reads; rerun, the Gutenberg (work
 folders), Federalist and PAN 2018 test rows reproduced the numbers above. It adds the
 Gutenberg folds with the known pieces in *flat* folders (:func:`gutenberg_flat`: no groups,
-every piece its own text, as ``known/AUTHOR/*.txt`` gives), with ``pieces="off"`` and
-``pieces="group"`` (:mod:`hclib.attribution.works`), skip 0 and 12, and a pooled PAN 2018
-test row. Result (leave-one-out / expected (95 % interval) against real; six folds, 48
+every piece its own text, as ``known/AUTHOR/*.txt`` gives), with ``pieces="off"`` (since
+issue 41's flat-folder rule ``"detect"``, the default, :mod:`hclib.studies.flat_folders`)
+and ``pieces="group"`` (:mod:`hclib.attribution.works`), skip 0 and 12, and a pooled PAN
+2018 test row. Result (leave-one-out / expected (95 % interval) against real; six folds, 48
 pieces each, in the order skip 0 folds 0–2, skip 12 folds 0–2):
 
 * flat, ``pieces="off"``: 99.0 / 90.8 (79.2–100) against 75.0; 93.8 / 76.4 (58.3–91.7)
