@@ -87,7 +87,6 @@ import pandas as pd
 from tqdm import tqdm
 
 from hclib._checks import check_positive_int
-from hclib.calibration import ConfidenceModel, confidence_features, fit_confidence
 from hclib.texts.features import Features, parse_features
 from hclib.texts.protocols import (Protocol, TokenCache, get_protocol, ignored_words,
                                    protocol_tables)
@@ -97,16 +96,15 @@ from hclib.texts.tokens import choose_vocabulary, count_matrix
 from .loo import (LOO_CHOICES, grouped_loo_own, grouped_loo_table, groups_per_author,
                   loo_matches, loo_rows, loo_sample)
 from .methods import RECOMMENDED_HC, Method, get
-from .options import (CALIBRATION_EXCERPTS, COMPARE_UP_TO, DEFAULT_LOO_MATCH, DEFAULT_METHOD,
-                      EXCERPT_SHARES, LOO_TEXTS, MIN_TOKENS, RULES, _check_level,
+from .options import (COMPARE_UP_TO, DEFAULT_LOO_MATCH, DEFAULT_METHOD, LOO_TEXTS,
+                      MIN_TOKENS, RULES, _check_level,
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
                       _no_outsider_message, _single_text_message)
 from .result import Advice, Attribution
 from .selection import _method_table, _not_compared, select
 from .works import MAX_TEXTS, PIECES, detect_works
 from .impostors import pool_counts, read_pool, with_impostor_space
-from .trust import (Calibration, fit_outsider_model, insider_outsider,
-                    outsider_learns_works, with_impostors)
+from .calibration_rows import calibrate
 
 __all__ = ["AUTO_METHODS", "attribute"]
 
@@ -263,131 +261,14 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
     pool = None if problem.pool is None else pool_counts(*problem.pool, feats, vocab)
     result = with_impostor_space(result, groups, work_labels,  # if the variant has it
                                  None if proto is not None else items[n_known:], pool)
-    excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
-                                  impostors=k == len(matches) - 1)
-                for k, match in enumerate(matches)]  # the outsider model uses the last
-    full = all(e is not None for e in excerpts)
-    model, calibration = _fit_confidence(result, pd.concat([e[0] for e in excerpts])
-                                         if full else None)
+    model, calibration, outsider = calibrate(result, m, groups, rows, loo_match, options,
+                                             work_labels)
     if model is None and reject is not None and reject_by == "confidence":
         raise ValueError(_no_confidence_message(min_tokens, rows.size))
-    works = (_work_verdicts(result, m, groups, options, matches[-1])
-             if outsider_learns_works() else None)  # not computed for a model without them
-    outsider, calibration = fit_outsider_model(result, calibration,
-                                               excerpts[-1][1] if full else None, works)
     if outsider is None and reject is not None and reject_by == "outsider":
         raise ValueError(_no_outsider_message(labels))
     return replace(result, confidence_model=model, calibration=calibration,
                    outsider_model=outsider)
-
-
-def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndarray,
-                      options: dict[str, Any], loo_match: str = "none",
-                      impostors: bool = True
-                      ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
-    """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
-    scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
-    texts (seeded), each thinned to a share of its tokens drawn from
-    :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
-    bag of its tokens). They teach the confidence what shorter texts
-    look like; known texts alone all have about one length. Also their insider and
-    outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`), with the impostor
-    features where ``impostors`` (:mod:`hclib.attribution.impostors`)."""
-    if not rows.size:
-        return None
-    rng = np.random.default_rng(0)
-    sample = rows if rows.size <= CALIBRATION_EXCERPTS else \
-        np.sort(rng.choice(rows, CALIBRATION_EXCERPTS, replace=False))
-    shares = rng.choice(EXCERPT_SHARES, size=sample.size)
-    thin = rng.binomial(result._known_counts[sample], shares[:, None])
-    keep = thin.sum(axis=1) > 0
-    sample, thin = sample[keep], thin[keep]
-    if not sample.size:
-        return None
-    table = grouped_loo_table(m, result._known_counts, result._known_labels, groups, sample,
-                              options, texts=thin, match=loo_match)
-    names = [f"excerpt {i}" for i in range(sample.size)]
-    frame, ranks, evidence, true, source = _scored_rows(result, table, names, sample, thin)
-    base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
-    both = insider_outsider(result, frame, ranks, evidence, true)
-    if result.impostors is not None and impostors:
-        both = with_impostors(result, both, result.impostors.space.distances_of(thin, 2),
-                              sample, true)
-    return base, tuple(b.assign(_source=source) for b in both)
-
-
-def _work_verdicts(result: Attribution, m: Method, groups: list, options: dict[str, Any],
-                   loo_match: str = "none") -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """The insider and outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`)
-    of each whole group of known texts (a work), its texts summed and scored without it:
-    calibration rows at the length of a whole work; ``None`` when every group is one text
-    or no author has two groups."""
-    labels = result._known_labels
-    every = loo_rows(labels, groups)
-    firsts = {}
-    for i in every:
-        firsts.setdefault(groups[i], []).append(int(i))
-    if not firsts or all(len(v) == 1 for v in firsts.values()):
-        return None
-    reps = np.array([v[0] for v in firsts.values()])
-    texts = np.vstack([result._known_counts[v].sum(axis=0) for v in firsts.values()])
-    table = grouped_loo_table(m, result._known_counts, labels, groups, reps, options,
-                              texts=texts, match=loo_match)
-    names = [f"work {g}" for g in firsts]
-    frame, ranks, evidence, true, source = _scored_rows(result, table, names, reps, texts)
-    inside, outside = insider_outsider(result, frame, ranks, evidence, true)
-    return inside.assign(_source=source), outside.assign(_source=source)
-
-
-def _scored_rows(result: Attribution, table: np.ndarray, names: list[str], rows: np.ndarray,
-                 counts: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame,
-                                              pd.Series, list[str]]:
-    """Calibration rows scored without their group (excerpts or whole works of the known
-    texts ``rows``, with ``counts`` over the vocabulary): the (rows × candidates) ``table``
-    as a frame, its ranks, the evidence, the true author and the known text each comes
-    from."""
-    cands = result.candidates
-    ranks = None
-    if result.known_ranks is not None:
-        ranks = pd.DataFrame(result._ranks_of(table), index=names, columns=cands)
-    size = counts.sum(axis=1)
-    evidence = pd.DataFrame({"tokens": size, "in_vocabulary": size}, index=names)
-    labels = result._known_labels
-    true = pd.Series([labels[i] for i in rows], index=names, dtype=object)
-    source = [result.known_tokens.index[i] for i in rows] \
-        if result.known_tokens is not None else names
-    return pd.DataFrame(table, index=names, columns=cands), ranks, evidence, true, source
-
-
-def _fit_confidence(result: Attribution, excerpts: pd.DataFrame | None = None
-                    ) -> tuple[ConfidenceModel | None, Calibration | None]:
-    """The confidence model of the known texts' (grouped) leave-one-out verdicts (both
-    tables of a bracket) and of the ``excerpts`` of them (:func:`_excerpt_verdicts`), and
-    the :class:`~hclib.attribution.trust.Calibration` of its rows."""
-    if result.known_tokens is None or not len(result.known_table):
-        return None, None
-    evidence = result.known_tokens.loc[result.known_table.index]
-    names = list(result.known_table.index)
-    base = result._base(result.known_table, result.known_ranks, evidence)
-    base = base.assign(true=result.known_authors, _source=names)
-    if result.matched_table is not None:
-        matched = result._base(result.matched_table, result.matched_ranks, evidence)
-        base = pd.concat([base, matched.assign(true=result.known_authors, _source=names)])
-    if excerpts is not None:
-        base = pd.concat([base, excerpts])
-    use = (base["in_vocabulary"] >= max(result.min_tokens, 1)).to_numpy()
-    if not use.any():
-        return None, None
-    base = base[use]
-    correct = (base["author"] == base["true"]) & ~base["_tie"].astype(bool)
-    margins = base["margin"].to_numpy()
-    positive = margins[np.isfinite(margins) & (margins > 0)]
-    scale = float(np.median(positive)) if positive.size else 1.0
-    z = confidence_features(base["margin"], base["in_vocabulary"],
-                            base["rank_score"] if "rank_score" in base else None, scale)
-    correct = correct.to_numpy()
-    return (fit_confidence(z, correct, margin_scale=scale),
-            Calibration(z, correct, base["_source"].to_numpy(dtype=str), scale))
 
 
 def _advice(result: Attribution, others: list[tuple[str, str, Attribution]]) -> Advice | None:
@@ -528,9 +409,12 @@ def attribute(
     pieces
         With flat known texts (no work folder, no ``groups=``): ``"detect"`` looks for
         pieces of one work among each author's texts (shared rare words,
-        :mod:`hclib.attribution.works`) and says in ``Attribution.pieces`` and the summary
-        when it finds some; ``"group"`` also leaves out each such work whole in the
-        leave-one-out; ``"off"`` does neither.
+        :mod:`hclib.attribution.works`), says in ``Attribution.pieces`` and the summary
+        when it finds some, and scores the calibration rows of the confidence and
+        outsider models without each such work
+        (:mod:`hclib.attribution.calibration_rows`), the leave-one-out shown staying per
+        text; ``"group"`` also leaves out each such work whole in the leave-one-out;
+        ``"off"`` does none of these.
     impostors
         Texts by authors who are none of the candidates (a list, a mapping name → text or
         author → texts, a folder; :func:`hclib.attribution.impostors.read_pool`): impostors

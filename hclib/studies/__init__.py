@@ -34,6 +34,8 @@ tables.
 * :mod:`hclib.studies.your_texts`: the expected accuracy on the texts attributed and the
   probability of an outsider author, checked against the truth on the Gutenberg folds, the
   Federalist (Jay's papers as outsiders), whole novels and PAN 2018.
+* :mod:`hclib.studies.flat_folders`: known pieces in flat folders, the calibration rows
+  without their pseudo-work (issue 41): every variant under a rule fixed before the run.
 * :mod:`hclib.studies.open_set`: PAN 2018 problems with a third of the candidates held out
   as outsiders: macro-F1 of the closed-set answer against the rejections.
 * :mod:`hclib.studies.maps`: maps of the Federalist papers and of Gutenberg authors'

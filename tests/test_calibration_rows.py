@@ -1,0 +1,82 @@
+"""The calibration rows of hclib.attribute in flat folders (hclib.attribution.calibration_rows):
+scored without their pseudo-work, so that pieces of one work do not teach the confidence
+and outsider models that a text of another work is far."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hclib
+from hclib.attribution import calibration_rows
+from hclib.attribution.calibration_rows import pseudo_work_groups
+
+from test_works import _works_problem
+
+
+@pytest.fixture(scope="module")
+def flat_problem():
+    """Pieces of two works per author known in a flat folder (shared work-specific names
+    and word shifts), pieces of a third work to attribute, every author a candidate."""
+    return _works_problem(0)
+
+
+def _run(problem, variant: str, monkeypatch, **options):
+    monkeypatch.setattr(calibration_rows, "PSEUDO_WORK_ROWS", variant)
+    known, _, unknown, _ = problem
+    return hclib.attribute(known, unknown, progress=False, **options)
+
+
+def test_pseudo_work_groups() -> None:
+    labels = ["a", "a", "a", "b", "b", "b"]
+    alone = list(range(6))
+    assert pseudo_work_groups(labels, alone, None) is None
+    assert pseudo_work_groups(labels, alone, [0, 0, 2, 3, 3, 5]) == [
+        ("a", "pieces 0"), ("a", "pieces 0"), ("a", "pieces 2"), ("b", "pieces 3"),
+        ("b", "pieces 3"), ("b", "pieces 5")]
+    # the groups are the pseudo-works already (pieces="group"): nothing to change
+    grouped = [("a", "pieces 0"), ("a", "pieces 0"), ("a", "pieces 2"), ("b", "pieces 3"),
+               ("b", "pieces 3"), ("b", "pieces 5")]
+    assert pseudo_work_groups(labels, grouped, [0, 0, 2, 3, 3, 5]) is None
+    # an author left with one pseudo-work would have no row: per text as before
+    assert pseudo_work_groups(labels, alone, [0, 0, 0, 3, 3, 5]) is None
+
+
+def test_flat_folders_no_outsider_share_without_the_sibling_pieces(flat_problem,
+                                                                   monkeypatch) -> None:
+    _, _, _, truth = flat_problem
+    adopted = _run(flat_problem, "Ww-both", monkeypatch)
+    per_text = _run(flat_problem, "D0", monkeypatch)
+    assert adopted.pieces.found
+    real = float((adopted.prediction == truth).mean())
+    # the verdicts and the leave-one-out shown stay per text; only the calibration changes
+    assert (adopted.prediction == per_text.prediction).all()
+    assert adopted.known_table.equals(per_text.known_table)
+    assert adopted.accuracy.value == per_text.accuracy.value
+    assert adopted.accuracy.value - real > 0.1  # the per-text leave-one-out is optimistic
+    # per text, a known piece's rows keep its siblings: every author's own texts look
+    # closer than a piece of another work, and texts by candidates read as outsiders
+    assert per_text.expected_accuracy.outsiders > 0.2
+    assert per_text.expected_accuracy.value < real - 0.1
+    # without the pseudo-work: no outsider, and the expected accuracy near the real one
+    e = adopted.expected_accuracy
+    assert e.outsiders <= 0.05
+    assert abs(e.value - real) <= 0.1
+    assert e.low <= real <= e.high
+    # the outsider rows alone without their pseudo-work leave the confidence's leak
+    outsider_only = _run(flat_problem, "Ww-outsider", monkeypatch).expected_accuracy
+    assert outsider_only.outsiders <= 0.05
+    assert outsider_only.value - real > abs(e.value - real)
+
+
+@pytest.mark.parametrize("options", [{"pieces": "off"}, {"pieces": "group"}, {"groups": True}])
+def test_work_folders_and_other_pieces_choices_unchanged(flat_problem, monkeypatch,
+                                                         options) -> None:
+    if "groups" in options:
+        options = {"groups": flat_problem[1]}
+    adopted = _run(flat_problem, "Ww-both", monkeypatch, **options)
+    before = _run(flat_problem, "D0", monkeypatch, **options)
+    for column in ("confidence", "p_outsider"):
+        np.testing.assert_array_equal(adopted.verdicts[column].to_numpy(),
+                                      before.verdicts[column].to_numpy())
+    assert adopted.expected_accuracy == before.expected_accuracy
