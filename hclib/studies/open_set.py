@@ -224,6 +224,33 @@ toward the training one (the other fandom of the questioned texts is less of a s
 beside texts of many other authors) but reaches neither target: AUC below 0.75 on both
 parts, and the rejections cost more insiders than they catch outsiders. Not adopted (and
 no default was to be).
+
+Sixth rule (issue 41, items 4-6, character n-grams; written and committed before any of
+its variants was run). PAN 2018's questioned texts are from other fandoms than the known
+ones, so topic words weigh in the min-max of words; character n-grams are the usual
+cross-topic feature. The variants change only the impostor space of GIm+C (every other
+part as GIm+C: mean shares, one thinning length, up to 3 windows, the same calibration):
+(GIc+C) the :math:`N` most frequent character 3-grams of the known texts (kind ``chars``
+of :mod:`hclib.texts.features`; :math:`N` the attribution's vocabulary size, 3,000 by
+default), each text thinned to the fewest in-space 3-grams of any known text, a long text
+to attribute read as up to 3 evenly spaced contiguous stretches of its raw text, each
+with about that many; (GIc4+C) as GIc+C on character 4-grams; (GIwc+C) the counts of the
+words (the attribution's vocabulary) and of GIc+C's 3-grams concatenated into one count
+vector, min-max over the concatenation (each count one item, so the 3-grams weigh by
+their number, about five per word; one thinning length, the fewest items of any known
+text over both blocks); (GIc) GIc+C without C's :math:`(g, z)`. GIm+C is rerun in the same
+code. Rule: among GIm+C and these four, those that keep the Gutenberg work-folder share
+(:func:`hclib.studies.your_texts.gutenberg_expected`, skips 0 and 12, mean estimated
+share) at most 5 % and Collins flagged (``p_outsider`` > 0.5 on at least 4 of the 6
+pieces and on the whole novel, :func:`hclib.studies.your_texts.novel_outsiders`); of
+these the largest ROC AUC of ``p_outsider`` on the PAN 2018 *training* problems (seeds
+0, 1, 2), a variant within 0.01 of the best losing to a simpler one (fewer model
+features; then words-only; then earlier in the list GIc, GIm+C, GIc+C, GIc4+C, GIwc+C).
+The winner replaces GIm+C only if its training AUC exceeds GIm+C's by more than 0.01 and
+its macro-F1 of ``reject=0.5, reject_by="outsider"`` over the 18 runs is not below
+GIm+C's. Every variant is reported on the PAN test problems (AUC, macro-F1, share,
+``<UNK>``), the whole novels, Collins, the Gutenberg work folders (share, expected
+against real) and, if cheap, the Federalist with the Gutenberg pool.
 """
 
 from __future__ import annotations
