@@ -262,7 +262,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                 matched_ranks, index=loo_names, columns=cands))
     pool = None if problem.pool is None else pool_counts(*problem.pool, feats, vocab)
     result = with_impostor_space(result, groups, work_labels,  # if the variant has it
-                                 None if proto is not None else items[n_known:], pool)
+                                 None if proto is not None else items[n_known:], pool,
+                                 (problem.known.texts, problem.texts, problem.pool))
     excerpts = [_excerpt_verdicts(result, m, groups, rows, options, match,
                                   impostors=k == len(matches) - 1)
                 for k, match in enumerate(matches)]  # the outsider model uses the last
@@ -311,8 +312,8 @@ def _excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.nda
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
     both = insider_outsider(result, frame, ranks, evidence, true)
     if result.impostors is not None and impostors:
-        both = with_impostors(result, both, result.impostors.space.distances_of(thin, 2),
-                              sample, true)
+        both = with_impostors(result, both,
+                              result.impostors.space.distances_of(thin, 2, sample), sample, true)
     return base, tuple(b.assign(_source=source) for b in both)
 
 
