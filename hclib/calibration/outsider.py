@@ -32,7 +32,10 @@ counts, not the row; :func:`relative_features` leaves them NaN and
 :func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
 :data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
 best candidate's texts and a long text to attribute read in windows (issue 41's rule in
-:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before).
+:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before). The variants GIc, GIc+C,
+GIc4+C and GIwc+C (the sixth rule there, not adopted) are GIm and GIm+C with the impostor
+space on character 3- or 4-grams of the raw texts, or on the words and 3-grams
+concatenated (:data:`IMPOSTOR_ITEMS`, :mod:`hclib.attribution.impostor_items`).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
