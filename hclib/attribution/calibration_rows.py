@@ -157,8 +157,9 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
     base = result._base(frame, ranks, evidence).assign(true=true, _source=source)
     both = insider_outsider(result, frame, ranks, evidence, true)
     if result.impostors is not None and impostors:
-        both = with_impostors(result, both, result.impostors.space.distances_of(thin, 2),
-                              sample, true)
+        both = with_impostors(result, both,
+                              result.impostors.space.distances_of(thin, 2, sample), sample,
+                              true)
     return base, tuple(b.assign(_source=source) for b in both)
 
 

@@ -52,6 +52,12 @@ with :math:`I` as above (a candidate left out in turn in an insider row, so a ro
 outsider row has impostors even with two candidates (then :math:`I` is empty and the pool
 alone is the impostor side), and a text can be compared with other authors' texts of its
 own kind. Without a pool nothing changes.
+
+The space counts the attribution's vocabulary; under a variant of
+:data:`hclib.calibration.outsider.IMPOSTOR_ITEMS` it counts character n-grams of the raw
+texts instead (:mod:`hclib.attribution.impostor_items`; the space keeps every known
+text's counts in them, ``items``, and reads an excerpt of a known text as those counts
+thinned at the excerpt's share of its tokens).
 """
 
 from __future__ import annotations
@@ -105,6 +111,10 @@ class ImpostorSpace:
     members: np.ndarray | None = None  # the known texts in the space (indices)
     known_exclude: np.ndarray | None = None  # the exclusion set of every known text
     pool: int = 0  # texts of the pool, last in ``known`` (label ``n_candidates``)
+    # an item space (hclib.attribution.impostor_items): every known text's counts in it and
+    # its tokens in the attribution's vocabulary (the share of an excerpt of it)
+    items: np.ndarray | None = None
+    totals: np.ndarray | None = None
 
     def distances(self, counts: np.ndarray, seed: int = 1) -> np.ndarray:
         """(subsets × texts × known) distances of texts ``counts`` (over the vocabulary),
@@ -112,16 +122,27 @@ class ImpostorSpace:
         q = thin(np.atleast_2d(counts), self.length, seed)
         return _distances(q, self.known, self.masks)
 
-    def distances_of(self, counts: np.ndarray, seed: int = 1) -> Any:
+    def distances_of(self, counts: np.ndarray, seed: int = 1,
+                     known: np.ndarray | None = None) -> Any:
         """``rows ↦`` (subsets × rows × known) distances of those rows of ``counts``, all
-        thinned once (seeded), for :func:`features_in_blocks`."""
-        q = thin(np.atleast_2d(counts), self.length, seed)
+        thinned once (seeded), for :func:`features_in_blocks`. ``known``: the known texts
+        (indices) whose excerpts ``counts`` are (binomial thinnings over the vocabulary);
+        in an item space each is the known text's item counts thinned at the excerpt's
+        share of its tokens (seeded)."""
+        counts = np.atleast_2d(counts)
+        if self.items is not None and known is not None:
+            share = counts.sum(axis=1) / np.maximum(self.totals[known], 1)
+            counts = np.random.default_rng((seed, 1)).binomial(self.items[known],
+                                                          np.minimum(share, 1)[:, None])
+        q = thin(counts, self.length, seed)
         return lambda rows: _distances(q[rows], self.known, self.masks)
 
     def known_distances(self, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """(subsets × rows × known) distances of the known texts ``rows`` (indices into
-        all the known texts, whose ``counts`` these are): a text of the space its row of
-        ``kk``, any other thinned and measured (seeded)."""
+        all the known texts, whose ``counts`` these are, or in an item space its
+        ``items``): a text of the space its row of ``kk``, any other thinned and measured
+        (seeded)."""
+        counts = counts if self.items is None else self.items
         members = np.arange(len(self.known)) if self.members is None else self.members
         pos = {int(k): j for j, k in enumerate(members)}
         at = np.array([pos.get(int(r), -1) for r in rows], dtype=int)
@@ -409,23 +430,42 @@ def pool_counts(names: Sequence[str], texts: Sequence[str], feats: Any,
 def with_impostor_space(result: Any, groups: list,
                          works: Sequence[Hashable] | None,
                          tokens: list[list[str]] | None = None,
-                         pool: np.ndarray | None = None) -> Any:
+                         pool: np.ndarray | None = None,
+                         raw: tuple[Sequence[str], Sequence[str], Any] | None = None) -> Any:
     """``result`` with the impostor score's space of the known texts and the impostor
     features of the texts to attribute and of the known rows
     (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a variant of
     :data:`hclib.calibration.outsider.WINDOWED`, a long text to attribute is read in
     windows (:func:`windows`); ``pool``: the counts of the pool's texts
-    (:func:`pool_counts`), impostors of every row."""
+    (:func:`pool_counts`), impostors of every row; ``raw``: the raw known texts, texts to
+    attribute and pool (names, texts) or ``None``, which a variant counting other items
+    than the vocabulary (:data:`hclib.calibration.outsider.IMPOSTOR_ITEMS`) needs."""
+    blocks = outsider.impostor_items()  # ValueError for an unknown variant
     if (not outsider.uses_impostors() or result._known_counts.shape[1] < 2
             or len(result.candidates) < (3 if pool is None else 2)):
         return result  # no impostor score in the variant, no impostor, or no subsets
-    if outsider.DEFAULT_VARIANT not in outsider.WINDOWED:
+    windowed = outsider.DEFAULT_VARIANT in outsider.WINDOWED
+    if not windowed:
         tokens = None
     labels = result._known_labels
-    space = impostor_space(result._known_counts, labels, result.candidates,
+    items, known_counts, counts = None, result._known_counts, result._counts
+    if blocks != ("vocabulary",):
+        if raw is None:
+            raise ValueError(f"outsider variant {outsider.DEFAULT_VARIANT!r} counts "
+                             f"{'+'.join(blocks)} and needs the raw texts (raw=)")
+        from .impostor_items import impostor_items
+        items, known_counts = impostor_items(blocks, raw[0], result.features,
+                                             result.vocabulary, result._known_counts)
+        counts = items.counts(raw[1], result._counts)
+        pool = None if pool is None else items.counts(raw[2][1], pool)
+        tokens = None  # windows of the raw texts instead
+    space = impostor_space(known_counts, labels, result.candidates,
                            exclusion_sets(groups, works), statistic="mean"
                            if outsider.DEFAULT_VARIANT in outsider.MEAN_SHARES
                            else "nearest", pool=pool)
+    if items is not None:
+        space = replace(space, items=known_counts,
+                        totals=result._known_counts.sum(axis=1))
     column = {c: j for j, c in enumerate(result.candidates)}
     table = np.full((len(result.table), 2), np.nan)
     scored = np.isfinite(result.table.to_numpy()).all(axis=1)
@@ -437,7 +477,10 @@ def with_impostor_space(result: Any, groups: list,
         index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
         for k, i in enumerate(at):
             win = None if tokens is None else windows(tokens[i], index, space.length)
-            part = result._counts[i][None, :] if win is None else win
+            if items is not None and windowed:  # raw is given with items
+                win = items.windows(raw[1][i], space.length, WINDOWS,  # type: ignore[index]
+                                    int(counts[i].sum()))
+            part = counts[i][None, :] if win is None else win
             parts.append(part)
             owner.extend([k] * len(part))
         owner = np.array(owner)

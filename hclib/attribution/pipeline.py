@@ -260,7 +260,8 @@ def _fit(problem: _Problem, m: Method, feats: Features, proto: Protocol | None,
                 matched_ranks, index=loo_names, columns=cands))
     pool = None if problem.pool is None else pool_counts(*problem.pool, feats, vocab)
     result = with_impostor_space(result, groups, work_labels,  # if the variant has it
-                                 None if proto is not None else items[n_known:], pool)
+                                 None if proto is not None else items[n_known:], pool,
+                                 (problem.known.texts, problem.texts, problem.pool))
     model, calibration, outsider = calibrate(result, m, groups, rows, loo_match, options,
                                              work_labels)
     if model is None and reject is not None and reject_by == "confidence":

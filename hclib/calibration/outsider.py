@@ -32,7 +32,10 @@ counts, not the row; :func:`relative_features` leaves them NaN and
 :func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
 :data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
 best candidate's texts and a long text to attribute read in windows (issue 41's rule in
-:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before).
+:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before). The variants GIc, GIc+C,
+GIc4+C and GIwc+C (the sixth rule there, not adopted) are GIm and GIm+C with the impostor
+space on character 3- or 4-grams of the raw texts, or on the words and 3-grams
+concatenated (:data:`IMPOSTOR_ITEMS`, :mod:`hclib.attribution.impostor_items`).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
@@ -69,9 +72,10 @@ from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "MEAN_SHARES", "WINDOWED",
-           "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
-           "outsider_posterior", "relative_features", "WITH_LENGTH"]
+__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "IMPOSTOR_ITEMS", "MEAN_SHARES",
+           "WINDOWED", "impostor_items", "uses_impostors", "OUTSIDER_RIDGE",
+           "OUTSIDER_VARIANTS", "fit_outsider", "outsider_posterior", "relative_features",
+           "WITH_LENGTH"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -79,13 +83,22 @@ OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
     "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
     "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
-    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z")}
+    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z"),
+    "GIc": ("f", "b"), "GIc+C": ("f", "b", "g", "z"), "GIc4+C": ("f", "b", "g", "z"),
+    "GIwc+C": ("f", "b", "g", "z")}
 #: The impostor variants whose long texts to attribute are read in contiguous windows
 #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
-WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C")
+WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C",
+                             "GIwc+C")
 #: The impostor variants whose shares are means over the best candidate's texts
 #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
-MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C")
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C", "GIwc+C")
+#: What the impostor space of a variant counts (:mod:`hclib.attribution.impostor_items`),
+#: blocks concatenated: ``"vocabulary"`` the attribution's vocabulary (every variant not
+#: listed), ``"chars:n"`` the character n-grams of the raw texts.
+IMPOSTOR_ITEMS: dict[str, tuple[str, ...]] = {
+    "GIc": ("chars:3",), "GIc+C": ("chars:3",), "GIc4+C": ("chars:4",),
+    "GIwc+C": ("vocabulary", "chars:3")}
 #: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution).
@@ -100,9 +113,24 @@ _CLIP = 20.0
 OUTSIDER_RIDGE = 0.05
 
 
+def _checked(variant: str) -> str:
+    """``variant`` (default: :data:`DEFAULT_VARIANT`), ValueError for an unknown name."""
+    variant = variant or DEFAULT_VARIANT
+    if variant not in OUTSIDER_VARIANTS:
+        raise ValueError(f"outsider variant must be one of {list(OUTSIDER_VARIANTS)}, "
+                         f"got {variant!r}")
+    return variant
+
+
 def uses_impostors(variant: str = "") -> bool:
     """True when ``variant`` (default: :data:`DEFAULT_VARIANT`) has impostor features."""
-    return any(f in IMPOSTOR_FEATURES for f in OUTSIDER_VARIANTS[variant or DEFAULT_VARIANT])
+    return any(f in IMPOSTOR_FEATURES for f in OUTSIDER_VARIANTS[_checked(variant)])
+
+
+def impostor_items(variant: str = "") -> tuple[str, ...]:
+    """What the impostor space of ``variant`` (default: :data:`DEFAULT_VARIANT`) counts
+    (:data:`IMPOSTOR_ITEMS`)."""
+    return IMPOSTOR_ITEMS.get(_checked(variant), ("vocabulary",))
 
 
 def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarray:

@@ -272,7 +272,7 @@ def _char_tally(job: tuple[str, int]) -> tuple[np.ndarray, np.ndarray]:
 
 def char_ngram_counts(
     texts: Iterable[str], n: int, n_items: int, *, n_jobs: int = 1,
-    progress: bool | None = False,
+    progress: bool | None = False, items: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Counts of the ``n_items`` most frequent character ``n``-grams pooled over ``texts``.
 
@@ -282,7 +282,8 @@ def char_ngram_counts(
     n_jobs`` texts are held at once). The items are ranked by pooled count, ties in code-point
     (alphabetical) order, as :func:`hclib.texts.tokens.most_frequent`. Returns the (texts × items)
     count matrix and the items, most frequent first. ``n`` is 1 to 4 (characters beyond U+FFFF
-    raise ``ValueError`` for ``n = 4``).
+    raise ``ValueError`` for ``n = 4``). With ``items`` (n-grams of ``n`` characters, e.g. those
+    chosen on other texts) those are counted, in their order, and ``n_items`` is not used.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n_items < 1:
         raise ValueError(f"n and n_items must be positive integers, got n={n!r}, "
@@ -311,8 +312,11 @@ def char_ngram_counts(
         raise ValueError("no texts to count")
     ids, inverse = np.unique(np.concatenate([t[0] for t in tallies]), return_inverse=True)
     pooled = np.bincount(inverse, weights=np.concatenate([t[1] for t in tallies]))
-    order = np.lexsort((ids, -pooled))[:n_items]   # count descending, then code points
-    chosen = ids[order]
+    if items is None:
+        order = np.lexsort((ids, -pooled))[:n_items]   # count descending, then code points
+        chosen = ids[order]
+    else:
+        chosen = np.array([_char_id(g, n) for g in items], dtype=np.uint64)
     by_id = np.argsort(chosen)
     sorted_ids = chosen[by_id]
     counts = np.zeros((len(tallies), chosen.size), dtype=np.int64)
@@ -322,9 +326,24 @@ def char_ngram_counts(
         counts[row, by_id[pos[hit]]] = k[hit]
     bits = _char_bits(n)
     mask = (1 << bits) - 1
-    items = ["".join(chr((int(g) >> (bits * (n - 1 - i))) & mask) for i in range(n))
-             for g in chosen]
-    return counts, items
+    if items is not None:
+        return counts, list(items)
+    return counts, ["".join(chr((int(g) >> (bits * (n - 1 - i))) & mask) for i in range(n))
+                    for g in chosen]
+
+
+def _char_id(gram: str, n: int) -> int:
+    """The packed id of the character n-gram ``gram`` (as :func:`_char_tally` packs them)."""
+    if not isinstance(gram, str) or len(gram) != n:
+        raise ValueError(f"items must be character {n}-grams, got {gram!r}")
+    bits = _char_bits(n)
+    if any(ord(c) >= 1 << bits for c in gram):
+        raise ValueError(f"character {n}-grams are counted for characters up to U+FFFF; "
+                         f"got {gram!r}")
+    out = 0
+    for c in gram:
+        out = (out << bits) | ord(c)
+    return out
 
 
 def parse_features(spec: str | Features) -> Features:
