@@ -71,7 +71,8 @@ from .confidence import ConfidenceModel, fit_confidence
 
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "MEAN_SHARES", "WINDOWED",
            "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
-           "outsider_posterior", "relative_features", "WITH_LENGTH"]
+           "outsider_posterior", "relative_features", "WITH_LENGTH", "LEARNS_WORKS",
+           "LENGTH_SLOPES", "length_features"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -79,20 +80,26 @@ OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
     "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
     "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
-    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z")}
+    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z"),
+    "GIm+C+L": ("f", "b", "g", "z"), "GIm+C×L": ("f", "b", "g", "z")}
 #: The impostor variants whose long texts to attribute are read in contiguous windows
 #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
-WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C")
+WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIm+C+L", "GIm+C×L")
 #: The impostor variants whose shares are means over the best candidate's texts
 #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
-MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C")
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIm+C+L", "GIm+C×L")
 #: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution).
 IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
-#: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
-#: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
-WITH_LENGTH: tuple[str, ...] = ("G",)
+#: The variants that add the evidence :math:`t = \log(1 + T)`, clipped to the range of the
+#: calibration rows (:mod:`hclib.studies.open_set`, :mod:`hclib.studies.outsider_length`).
+WITH_LENGTH: tuple[str, ...] = ("G", "GIm+C+L", "GIm+C×L")
+#: The variants that also calibrate on whole works scored without themselves.
+LEARNS_WORKS: tuple[str, ...] = ("G",)
+#: The variants that add the impostor shares times the centred evidence,
+#: :math:`f \tilde t` and :math:`b \tilde t` (:func:`length_features`).
+LENGTH_SLOPES: tuple[str, ...] = ("GIm+C×L",)
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
 DEFAULT_VARIANT = "GIm+C"
 _CLIP = 20.0
@@ -157,6 +164,23 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
     out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
     return out
+
+
+def length_features(u: ArrayLike, tokens: ArrayLike, span: tuple[float, float],
+                    variant: str = "") -> np.ndarray:
+    r"""``u`` (rows × the features of ``variant``, default :data:`DEFAULT_VARIANT`) with
+    the evidence :math:`t = \log(1 + T)` of ``tokens`` :math:`T`, clipped to ``span``
+    (the calibration rows' range), and, for :data:`LENGTH_SLOPES`, each impostor share
+    times :math:`\tilde t = t - (t_- + t_+)/2`."""
+    variant = variant or DEFAULT_VARIANT
+    u = np.atleast_2d(np.asarray(u, dtype=np.float64))
+    t = np.clip(np.log1p(np.asarray(tokens, dtype=np.float64)), *span)
+    cols = [u, t[:, None]]
+    if variant in LENGTH_SLOPES:
+        names = OUTSIDER_VARIANTS[variant]
+        centred = t - (span[0] + span[1]) / 2
+        cols += [u[:, [names.index(f)]] * centred[:, None] for f in IMPOSTOR_FEATURES]
+    return np.hstack(cols)
 
 
 def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None = None,
