@@ -30,9 +30,12 @@ the text is nearer its best candidate's known texts than every other candidate's
 and they nearer it (backward), every text at one length. Those features need the texts'
 counts, not the row; :func:`relative_features` leaves them NaN and
 :func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
-:data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
-best candidate's texts and a long text to attribute read in windows (issue 41's rule in
-:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before).
+:data:`DEFAULT_VARIANT`, is GIml+C: GIm+C, :math:`(f, b, g, z)` with the shares averaged
+over the best candidate's texts and a long text to attribute read in windows, with the
+lengths matched (a shorter text's backward thresholds among the known texts thinned to its
+length bucket, :data:`MATCHED_LENGTHS`). Issue 41's rules chose it: those of
+:mod:`hclib.studies.open_set` GIm+C over C, :math:`(g, z)`; the eighth, of
+:mod:`hclib.studies.outsider_length`, GIml+C over GIm+C.
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
@@ -72,7 +75,7 @@ from .confidence import ConfidenceModel, fit_confidence
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "MEAN_SHARES", "WINDOWED",
            "uses_impostors", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS", "fit_outsider",
            "outsider_posterior", "relative_features", "WITH_LENGTH", "LEARNS_WORKS",
-           "LENGTH_SLOPES", "length_features"]
+           "LENGTH_SLOPES", "MATCHED_LENGTHS", "length_features"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -81,13 +84,18 @@ OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
     "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
     "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z"),
-    "GIm+C+L": ("f", "b", "g", "z"), "GIm+C×L": ("f", "b", "g", "z")}
+    "GIm+C+L": ("f", "b", "g", "z"), "GIm+C×L": ("f", "b", "g", "z"),
+    "GIml+C": ("f", "b", "g", "z")}
 #: The impostor variants whose long texts to attribute are read in contiguous windows
 #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
-WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIm+C+L", "GIm+C×L")
+WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIm+C+L", "GIm+C×L",
+                              "GIml+C")
 #: The impostor variants whose shares are means over the best candidate's texts
 #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
-MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIm+C+L", "GIm+C×L")
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIm+C+L", "GIm+C×L", "GIml+C")
+#: The impostor variants that compare a text shorter than the space's length with the
+#: known texts thinned to its length bucket (:mod:`hclib.studies.outsider_length`).
+MATCHED_LENGTHS: tuple[str, ...] = ("GIml+C",)
 #: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution).
@@ -101,7 +109,7 @@ LEARNS_WORKS: tuple[str, ...] = ("G",)
 #: :math:`f \tilde t` and :math:`b \tilde t` (:func:`length_features`).
 LENGTH_SLOPES: tuple[str, ...] = ("GIm+C×L",)
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
-DEFAULT_VARIANT = "GIm+C"
+DEFAULT_VARIANT = "GIml+C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
