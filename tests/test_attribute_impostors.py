@@ -4,6 +4,8 @@ outsider variants that use it on synthetic problems whose truth is known."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -15,9 +17,11 @@ from test_attribute_trust import WORDS, authors, outsider_problem, text
 
 
 def brute_force(space: impostors.ImpostorSpace, d: np.ndarray, best: int, left: int,
-                exclude: int, statistic: str = "nearest") -> tuple[float, float]:
+                exclude: int, statistic: str = "nearest", kk: np.ndarray | None = None
+                ) -> tuple[float, float]:
     """The shares (f, b) by their definition, one subset and one impostor left out at a
-    time."""
+    time (``kk``: the backward thresholds' distances, default the space's)."""
+    kk = space.kk if kk is None else kk
     valid = space.exclude != exclude
     own = [k for k in np.flatnonzero(valid) if space.label[k] == best]
     imp = [c for c in range(space.n_candidates) if c not in (best, left)
@@ -29,11 +33,11 @@ def brute_force(space: impostors.ImpostorSpace, d: np.ndarray, best: int, left: 
             others = [j for j in np.flatnonzero(valid) if space.label[j] in kept]
             if statistic == "mean":
                 f.append(np.mean([d[r, k] < min(d[r, j] for j in others) for k in own]))
-                b.append(np.mean([d[r, k] < min(space.kk[r, k, j] for j in others)
+                b.append(np.mean([d[r, k] < min(kk[r, k, j] for j in others)
                                   for k in own]))
                 continue
             f.append(min(d[r, k] for k in own) < min(d[r, j] for j in others))
-            b.append(any(d[r, k] < min(space.kk[r, k, j] for j in others) for k in own))
+            b.append(any(d[r, k] < min(kk[r, k, j] for j in others) for k in own))
     return float(np.mean(f)), float(np.mean(b))
 
 
@@ -82,7 +86,69 @@ def test_windows_are_contiguous_pieces_of_the_length() -> None:
     assert impostors.thin(np.array([[500, 500], [3, 4]]), 100, 0).sum(axis=1)[1] == 7
 
 
-@pytest.fixture(params=["GI", "GIw", "GIm"])
+def test_matched_lengths_compare_like_lengths() -> None:
+    """Under matched lengths a text shorter than the space's length L is thinned to the
+    bucket nearest its length in log scale, and its backward thresholds are the known
+    texts' distances to the known texts thinned to that bucket (by their definition)."""
+    rng = np.random.default_rng(1)
+    counts = rng.poisson(8.0, (9, 40))
+    labels = [f"a{i // 3}" for i in range(9)]
+    exclude = impostors.exclusion_sets(list(range(9)))
+    plain = impostors.impostor_space(counts, labels, ["a0", "a1", "a2"], exclude, 5,
+                                     statistic="mean")
+    space = replace(plain, matched=True)
+    L = space.length
+    assert list(plain.bucket_of([L, L // 8, 3])) == [0, 0, 0]
+    assert list(space.bucket_of([2 * L, L, 0.8 * L, 0.6 * L, L / 8, 1])) == \
+        [0, 0, 0, 1, 3, impostors.MAX_BUCKET]
+    assert space.kk_at(0) is space.kk
+    m = 2
+    short = impostors.thin(space.known, space.bucket_length(m), space.seed + 100 + m)
+    want = np.array([[[1 - np.minimum(fa, fb)[mask].sum() / (fa[mask].sum() + fb[mask].sum()
+                                                          - np.minimum(fa, fb)[mask].sum())
+                       if i != j else np.inf for j, fb in enumerate(
+                           short / short.sum(axis=1, keepdims=True))]
+                      for i, fa in enumerate(space.known / space.known.sum(
+                          axis=1, keepdims=True))] for mask in space.masks.astype(bool)])
+    assert space.kk_at(m) == pytest.approx(want, rel=1e-5)
+    assert space.kk_at(m) is space.kk_at(m)  # computed once
+    q = rng.poisson(8.0 / 4, (2, 40))  # about L / 4
+    rows = space.distances_of(q)
+    assert list(rows.buckets) == list(space.bucket_of(q.sum(axis=1)))
+    at = np.arange(2)
+    for b in np.unique(rows.buckets):
+        sel = at[rows.buckets == b]
+        got = impostors.impostor_features(space, rows(sel), np.zeros(sel.size, int),
+                                          kk=space.kk_at(int(b)))
+        for i, k in enumerate(sel):
+            assert got[i] == pytest.approx(brute_force(
+                space, rows(sel)[:, i], 0, -1, -1, "mean", space.kk_at(int(b))))
+    whole = impostors.features_in_blocks(space, rows, 2, np.zeros(2, int))
+    assert whole == pytest.approx(np.vstack([impostors.impostor_features(
+        space, rows(np.array([i])), np.zeros(1, int), kk=space.kk_at(int(b)))
+        for i, b in enumerate(rows.buckets)]))
+
+
+def test_matched_lengths_lift_a_short_insiders_backward_share(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Texts of an eighth of the known texts' length, all by candidates: without matched
+    lengths a short text is far from every known text for its length alone and its
+    backward share sinks; with them it is compared with known texts of its length."""
+    rates = authors("abcde", 6)
+    rng = np.random.default_rng(6)
+    known = {a: [text(rng, rates[a], 800) for _ in range(6)] for a in "abcde"}
+    unknown = {f"{a} {i}": text(rng, rates[a], 100) for a in "abcde" for i in range(6)}
+    shares = {}
+    for variant in ("GIm+C", "GIml+C"):
+        monkeypatch.setattr(outsider, "DEFAULT_VARIANT", variant)
+        res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+        shares[variant] = np.nanmean(res.impostors.table, axis=0)
+    (f0, b0), (f1, b1) = shares["GIm+C"], shares["GIml+C"]
+    assert b1 > b0 + 0.1, shares
+    assert abs(f1 - f0) < 0.1, shares
+
+
+@pytest.fixture(params=["GI", "GIw", "GIm", "GIml+C"])
 def variant(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setattr(outsider, "DEFAULT_VARIANT", request.param)
     return request.param

@@ -17,7 +17,7 @@ one batched call of :func:`minmax_pairs`, min-max on relative frequencies), with
 
 the *forward* share (:math:`Q` nearer a text of :math:`a` than every impostor) and the
 *backward* one (a text of :math:`a` nearer :math:`Q` than to every impostor). With
-``statistic="mean"`` (the default variant of :mod:`hclib.calibration.outsider`, GIm+C)
+``statistic="mean"`` (the default variant of :mod:`hclib.calibration.outsider`)
 each share is instead the mean over :math:`k \in A` of the indicator for :math:`K_k` alone,
 whose expectation does not grow with the number of :math:`a`'s texts (a known text's
 calibration row has one group of its author fewer than a text to attribute). Under the
@@ -27,6 +27,16 @@ mean over them: a random bag of a whole novel is smoother than any piece. A text
 :math:`a` has both near 1; a text by none of the candidates, attributed to :math:`a`
 because :math:`a` is the least far, is not nearer :math:`a` than the impostors in most
 subsets.
+
+*Matched lengths* (the default variant, :data:`hclib.calibration.outsider.MATCHED_LENGTHS`).
+A text of :math:`n < L` items lies far from every known text for its length alone, so
+:math:`d_r(K_k, Q)` against :math:`\min_j d_r(K_k, K_j)` (both texts at :math:`L`) would
+make :math:`b \approx 0` for a short insider and a short outsider alike. So such a text
+(or a calibration excerpt) is thinned to the bucket :math:`L_m = \lfloor L/2^m \rfloor`
+nearest its length in log scale (:math:`m \le` :data:`MAX_BUCKET`), and its backward
+thresholds are :math:`\min_j d_r(K_k, K_j^{(m)})`, the known texts thinned to :math:`L_m`
+(:meth:`ImpostorSpace.kk_at`, seeded, computed once per bucket used): every comparison
+pairs one text at :math:`L` with one at :math:`L_m`.
 
 Calibration rows (:mod:`hclib.calibration.outsider`) leave a candidate out (an *outsider*
 row: the impostors are the candidates other than the best and the one left out). So that
@@ -63,7 +73,7 @@ thinned at the excerpt's share of its tokens).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -91,6 +101,10 @@ MAX_POOL = 200
 #: candidate's texts as :math:`\lfloor` MAX_TEXTS / C :math:`\rfloor` (at least one).
 MAX_TEXTS = 400
 _CELLS = 20_000_000  # pairs × features of one block of pair_distances
+#: Under matched lengths (:data:`hclib.calibration.outsider.MATCHED_LENGTHS`) the shortest
+#: bucket is :math:`L / 2^{5}`, that of the shortest calibration excerpt
+#: (:data:`hclib.attribution.options.EXCERPT_SHARES`).
+MAX_BUCKET = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +129,34 @@ class ImpostorSpace:
     # its tokens in the attribution's vocabulary (the share of an excerpt of it)
     items: np.ndarray | None = None
     totals: np.ndarray | None = None
+    matched: bool = False  # lengths matched in buckets (MATCHED_LENGTHS)
+    _buckets: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def bucket_of(self, items: Any) -> np.ndarray:
+        r""":math:`m` of texts of ``items`` items: 0 without matched lengths or from
+        :math:`L` up, else the bucket :math:`L_m = \lfloor L / 2^m \rfloor` nearest in
+        log scale (at most :data:`MAX_BUCKET`)."""
+        n = np.maximum(np.asarray(items, dtype=np.float64), 1.0)
+        if not self.matched:
+            return np.zeros(n.shape, dtype=int)
+        return np.clip(np.rint(np.log2(self.length / n)), 0, MAX_BUCKET).astype(int)
+
+    def bucket_length(self, m: int) -> int:
+        """:math:`L_m`, the items of bucket ``m``."""
+        return max(self.length >> int(m), 1)
+
+    def kk_at(self, m: int) -> np.ndarray:
+        """(subsets × known × known) distances of the space's texts to them thinned to
+        bucket ``m`` (seeded; the diagonal ``inf``), computed once; ``kk`` for 0."""
+        if m == 0:
+            return self.kk
+        if m not in self._buckets:
+            short = thin(self.known, self.bucket_length(m), self.seed + 100 + m)
+            d = _distances(self.known, short, self.masks).astype(np.float32)
+            at = np.arange(len(self.known))
+            d[:, at, at] = np.inf
+            self._buckets[m] = d
+        return self._buckets[m]
 
     def distances(self, counts: np.ndarray, seed: int = 1) -> np.ndarray:
         """(subsets × texts × known) distances of texts ``counts`` (over the vocabulary),
@@ -125,17 +167,21 @@ class ImpostorSpace:
     def distances_of(self, counts: np.ndarray, seed: int = 1,
                      known: np.ndarray | None = None) -> Any:
         """``rows ↦`` (subsets × rows × known) distances of those rows of ``counts``, all
-        thinned once (seeded), for :func:`features_in_blocks`. ``known``: the known texts
-        (indices) whose excerpts ``counts`` are (binomial thinnings over the vocabulary);
-        in an item space each is the known text's item counts thinned at the excerpt's
-        share of its tokens (seeded)."""
+        thinned once (seeded) to the space's length, or under matched lengths to their
+        bucket's (:meth:`bucket_of`, kept in the callable's ``buckets``), for
+        :func:`features_in_blocks`. ``known``: the known texts (indices) whose excerpts
+        ``counts`` are (binomial thinnings over the vocabulary); in an item space each is
+        the known text's item counts thinned at the excerpt's share of its tokens
+        (seeded)."""
         counts = np.atleast_2d(counts)
         if self.items is not None and known is not None:
             share = counts.sum(axis=1) / np.maximum(self.totals[known], 1)
             counts = np.random.default_rng((seed, 1)).binomial(self.items[known],
                                                           np.minimum(share, 1)[:, None])
-        q = thin(counts, self.length, seed)
-        return lambda rows: _distances(q[rows], self.known, self.masks)
+        buckets = self.bucket_of(counts.sum(axis=1))
+        q = thin(counts, np.array([self.bucket_length(m) for m in buckets]), seed)
+        return _RowDistances(lambda rows: _distances(q[rows], self.known, self.masks),
+                             buckets)
 
     def known_distances(self, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """(subsets × rows × known) distances of the known texts ``rows`` (indices into
@@ -153,18 +199,33 @@ class ImpostorSpace:
         return out
 
 
+@dataclass(frozen=True)
+class _RowDistances:
+    """``rows ↦`` distances (``of``), with the bucket of each row (``buckets``)."""
+
+    of: Any
+    buckets: np.ndarray
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return self.of(rows)
+
+
 def features_in_blocks(space: ImpostorSpace, distances_of: Any, n: int, best: np.ndarray,
                        left_out: np.ndarray | None = None,
                        exclude: np.ndarray | None = None) -> np.ndarray:
     """:func:`impostor_features` of ``n`` rows whose distances ``distances_of(rows)`` gives
-    for an index array of rows, in blocks of at most ``_CELLS`` distances."""
+    for an index array of rows, in blocks of at most ``_CELLS`` distances; each row's
+    backward thresholds those of its bucket (``distances_of.buckets``, else 0)."""
     out = np.full((n, 2), np.nan)
     step = max(1, _CELLS // max(space.masks.shape[0] * len(space.known), 1))
-    for start in range(0, n, step):
-        r = np.arange(start, min(start + step, n))
-        out[r] = impostor_features(
-            space, distances_of(r), best[r], None if left_out is None else left_out[r],
-            None if exclude is None else exclude[r])
+    buckets = getattr(distances_of, "buckets", np.zeros(n, dtype=int))
+    for m in np.unique(buckets):
+        at = np.flatnonzero(buckets == m)
+        for start in range(0, at.size, step):
+            r = at[start:start + step]
+            out[r] = impostor_features(
+                space, distances_of(r), best[r], None if left_out is None else left_out[r],
+                None if exclude is None else exclude[r], kk=space.kk_at(int(m)))
     return out
 
 
@@ -180,11 +241,11 @@ class Impostors:
 
 
 def thin(counts: np.ndarray, length: int, seed: int) -> np.ndarray:
-    """Each row binomially thinned to about ``length`` tokens (a row of at most ``length``
-    tokens is kept whole); seeded."""
+    """Each row binomially thinned to about ``length`` tokens (one number, or one per row;
+    a row of at most ``length`` tokens is kept whole); seeded."""
     counts = np.asarray(counts, dtype=np.int64)
     total = counts.sum(axis=1)
-    p = np.where(total > length, length / np.maximum(total, 1), 1.0)
+    p = np.where(total > length, np.asarray(length) / np.maximum(total, 1), 1.0)
     return np.random.default_rng(seed).binomial(counts, p[:, None])
 
 
@@ -303,7 +364,8 @@ def minmax_pairs(x: np.ndarray, y: np.ndarray, first: np.ndarray, second: np.nda
 def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
                       left_out: np.ndarray | None = None,
                       exclude: np.ndarray | None = None,
-                      statistic: str | None = None) -> np.ndarray:
+                      statistic: str | None = None, kk: np.ndarray | None = None
+                      ) -> np.ndarray:
     """(rows × 2) forward and backward shares :math:`(f, b)` (module docstring) of texts
     whose distances to the known texts are ``d`` (subsets × rows × known), with best
     candidate ``best`` (index), the candidate ``left_out`` of an outsider row (-1: none)
@@ -311,8 +373,10 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
     where there is no impostor or no text of the best candidate. ``statistic="mean"``:
     each share the mean over the best candidate's texts :math:`k` of the indicator of
     :math:`k` alone (its expectation does not grow with their number); default: the
-    space's."""
+    space's. ``kk``: the known texts' distances of the backward thresholds (default the
+    space's ``kk``; under matched lengths those of the rows' bucket, :meth:`ImpostorSpace.kk_at`)."""
     statistic = space.statistic if statistic is None else statistic
+    kk = space.kk if kk is None else kk
     if statistic not in ("nearest", "mean"):
         raise ValueError(f"statistic must be 'nearest' or 'mean', got {statistic!r}")
     each = statistic == "mean"
@@ -324,7 +388,7 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
     pooled = space.pool > 0  # the pool: label n_c, never excluded, always an impostor
     per_all = np.bincount(label, minlength=n_c + pooled)
     cm_q = _per_candidate_min(d, label, n_c + pooled)  # (subsets × rows × candidates)
-    cm_kk = _per_candidate_min(space.kk, label, n_c + pooled)  # (subsets × known × ...)
+    cm_kk = _per_candidate_min(kk, label, n_c + pooled)  # (subsets × known × ...)
     for i in range(n):
         b_i, l_i = int(best[i]), int(left_out[i])
         gone = space.exclude == exclude[i]  # the row's own exclusion set
@@ -343,7 +407,7 @@ def impostor_features(space: ImpostorSpace, d: np.ndarray, best: np.ndarray,
                 j = imp.index(int(c))
                 keep = valid & (label == c)
                 m_f[:, 0, j] = d[:, i, keep].min(axis=-1)
-                m_b[:, :, j] = space.kk[:, own][:, :, keep].min(axis=-1)
+                m_b[:, :, j] = kk[:, own][:, :, keep].min(axis=-1)
         # the pool's least distances join every threshold
         p_f, p_b = (cm_q[:, i, n_c][:, None], cm_kk[:, own, n_c]) if pooled else (None, None)
         fwd = _below(near if each else near.min(axis=1)[:, None], m_f, drop, each, p_f)
@@ -466,6 +530,8 @@ def with_impostor_space(result: Any, groups: list,
     if items is not None:
         space = replace(space, items=known_counts,
                         totals=result._known_counts.sum(axis=1))
+    if outsider.DEFAULT_VARIANT in outsider.MATCHED_LENGTHS:
+        space = replace(space, matched=True)
     column = {c: j for j, c in enumerate(result.candidates)}
     table = np.full((len(result.table), 2), np.nan)
     scored = np.isfinite(result.table.to_numpy()).all(axis=1)

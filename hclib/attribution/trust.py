@@ -157,8 +157,7 @@ def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = Non
     u = base[[c for c in base.columns if c.startswith("_u")]].to_numpy(dtype=np.float64)
     if length_range is None:
         return u
-    t = np.clip(np.log1p(base["in_vocabulary"].to_numpy(dtype=np.float64)), *length_range)
-    return np.column_stack([u, t])
+    return outsider.length_features(u, base["in_vocabulary"], length_range)
 
 
 def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
@@ -315,10 +314,10 @@ def fill_impostors(frame: pd.DataFrame, gi: np.ndarray, shapeless: bool = False
 
 
 def outsider_learns_works() -> bool:
-    """True when the outsider model's variant has the evidence among its features
-    (:data:`hclib.calibration.outsider.WITH_LENGTH`) and so also learns from whole works
-    scored without themselves; the default variant does not, and needs no such rows."""
-    return outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    """True when the outsider model's variant also learns from whole works scored without
+    themselves (:data:`hclib.calibration.outsider.LEARNS_WORKS`); the default variant does
+    not, and needs no such rows."""
+    return outsider.DEFAULT_VARIANT in outsider.LEARNS_WORKS
 
 
 def fit_outsider_model(result: Any, calibration: Calibration | None,
@@ -356,8 +355,8 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
-    length = outsider_learns_works()
-    if works is not None and length:
+    length = outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    if works is not None and outsider_learns_works():
         parts += [(works[0], 0.0), (works[1], 1.0)]
     floor = max(result.min_tokens, 1)
     frames, labels = [], []

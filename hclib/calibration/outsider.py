@@ -30,12 +30,16 @@ the text is nearer its best candidate's known texts than every other candidate's
 and they nearer it (backward), every text at one length. Those features need the texts'
 counts, not the row; :func:`relative_features` leaves them NaN and
 :func:`hclib.attribute` fills them in (:data:`IMPOSTOR_FEATURES`). The default,
-:data:`DEFAULT_VARIANT`, is GIm+C, :math:`(f, b, g, z)` with the shares averaged over the
-best candidate's texts and a long text to attribute read in windows (issue 41's rule in
-:mod:`hclib.studies.open_set`; C, :math:`(g, z)`, before). The variants GIc, GIc+C,
-GIc4+C and GIwc+C (the sixth rule there, not adopted) are GIm and GIm+C with the impostor
-space on character 3- or 4-grams of the raw texts, or on the words and 3-grams
-concatenated (:data:`IMPOSTOR_ITEMS`, :mod:`hclib.attribution.impostor_items`).
+:data:`DEFAULT_VARIANT`, is GIml+C: GIm+C, :math:`(f, b, g, z)` with the shares averaged
+over the best candidate's texts and a long text to attribute read in windows, with the
+lengths matched (a shorter text's backward thresholds among the known texts thinned to its
+length bucket, :data:`MATCHED_LENGTHS`). Issue 41's rules chose it: those of
+:mod:`hclib.studies.open_set` GIm+C over C, :math:`(g, z)`; the eighth, of
+:mod:`hclib.studies.outsider_length`, GIml+C over GIm+C. The variants GIc, GIc+C,
+GIc4+C and GIwc+C (the sixth rule of :mod:`hclib.studies.open_set`, not adopted) are GIm
+and GIm+C with the impostor space on character 3- or 4-grams of the raw texts, or on the
+words and 3-grams concatenated (:data:`IMPOSTOR_ITEMS`,
+:mod:`hclib.attribution.impostor_items`).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
 and its texts are texts by none of the others. Each known text :math:`i` of author :math:`a`
@@ -75,7 +79,8 @@ from .confidence import ConfidenceModel, fit_confidence
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "IMPOSTOR_ITEMS", "MEAN_SHARES",
            "WINDOWED", "impostor_items", "uses_impostors", "OUTSIDER_RIDGE",
            "OUTSIDER_VARIANTS", "fit_outsider", "outsider_posterior", "relative_features",
-           "WITH_LENGTH"]
+           "WITH_LENGTH", "LEARNS_WORKS", "LENGTH_SLOPES", "MATCHED_LENGTHS",
+           "length_features"]
 
 #: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
 OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -85,29 +90,40 @@ OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
     "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
     "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z"),
     "GIc": ("f", "b"), "GIc+C": ("f", "b", "g", "z"), "GIc4+C": ("f", "b", "g", "z"),
-    "GIwc+C": ("f", "b", "g", "z")}
+    "GIwc+C": ("f", "b", "g", "z"),
+    "GIm+C+L": ("f", "b", "g", "z"), "GIm+C×L": ("f", "b", "g", "z"),
+    "GIml+C": ("f", "b", "g", "z")}
 #: The impostor variants whose long texts to attribute are read in contiguous windows
 #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
 WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C",
-                             "GIwc+C")
+                             "GIwc+C", "GIm+C+L", "GIm+C×L", "GIml+C")
 #: The impostor variants whose shares are means over the best candidate's texts
 #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
-MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C", "GIwc+C")
+MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C", "GIwc+C",
+                                "GIm+C+L", "GIm+C×L", "GIml+C")
 #: What the impostor space of a variant counts (:mod:`hclib.attribution.impostor_items`),
 #: blocks concatenated: ``"vocabulary"`` the attribution's vocabulary (every variant not
 #: listed), ``"chars:n"`` the character n-grams of the raw texts.
 IMPOSTOR_ITEMS: dict[str, tuple[str, ...]] = {
     "GIc": ("chars:3",), "GIc+C": ("chars:3",), "GIc4+C": ("chars:4",),
     "GIwc+C": ("vocabulary", "chars:3")}
+#: The impostor variants that compare a text shorter than the space's length with the
+#: known texts thinned to its length bucket (:mod:`hclib.studies.outsider_length`).
+MATCHED_LENGTHS: tuple[str, ...] = ("GIml+C",)
 #: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution).
 IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
-#: The variants that add the evidence :math:`\log(1 + T)`, clipped to the range of the
-#: calibration rows, and calibrate on whole works too (:mod:`hclib.studies.open_set`).
-WITH_LENGTH: tuple[str, ...] = ("G",)
+#: The variants that add the evidence :math:`t = \log(1 + T)`, clipped to the range of the
+#: calibration rows (:mod:`hclib.studies.open_set`, :mod:`hclib.studies.outsider_length`).
+WITH_LENGTH: tuple[str, ...] = ("G", "GIm+C+L", "GIm+C×L")
+#: The variants that also calibrate on whole works scored without themselves.
+LEARNS_WORKS: tuple[str, ...] = ("G",)
+#: The variants that add the impostor shares times the centred evidence,
+#: :math:`f \tilde t` and :math:`b \tilde t` (:func:`length_features`).
+LENGTH_SLOPES: tuple[str, ...] = ("GIm+C×L",)
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
-DEFAULT_VARIANT = "GIm+C"
+DEFAULT_VARIANT = "GIml+C"
 _CLIP = 20.0
 #: The ridge penalty of :func:`fit_outsider` (that of the confidence is 1).
 OUTSIDER_RIDGE = 0.05
@@ -185,6 +201,23 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
     out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
     return out
+
+
+def length_features(u: ArrayLike, tokens: ArrayLike, span: tuple[float, float],
+                    variant: str = "") -> np.ndarray:
+    r"""``u`` (rows × the features of ``variant``, default :data:`DEFAULT_VARIANT`) with
+    the evidence :math:`t = \log(1 + T)` of ``tokens`` :math:`T`, clipped to ``span``
+    (the calibration rows' range), and, for :data:`LENGTH_SLOPES`, each impostor share
+    times :math:`\tilde t = t - (t_- + t_+)/2`."""
+    variant = variant or DEFAULT_VARIANT
+    u = np.atleast_2d(np.asarray(u, dtype=np.float64))
+    t = np.clip(np.log1p(np.asarray(tokens, dtype=np.float64)), *span)
+    cols = [u, t[:, None]]
+    if variant in LENGTH_SLOPES:
+        names = OUTSIDER_VARIANTS[variant]
+        centred = t - (span[0] + span[1]) / 2
+        cols += [u[:, [names.index(f)]] * centred[:, None] for f in IMPOSTOR_FEATURES]
+    return np.hstack(cols)
 
 
 def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None = None,

@@ -1,0 +1,142 @@
+r"""Issue 41: an outsider probability that neither grows nor shrinks with the length.
+
+**Seen before this rule** (the strict xfail of ``tests/test_attribute_trust.py``; four
+synthetic authors, eight known texts of 400 words each, 40 texts to attribute, all by the
+candidates): texts to attribute of 20, 30 and 40 words get an estimated share of outsiders
+of 34, 22 and 9 %, and so an expected accuracy of 59, 72 and 85 % against a real 77, 92 and
+98 % (the interval misses it at 20 and 30 words). The outsider model's calibration rows hold
+excerpts of the known texts down to 1/32 of their length
+(:data:`hclib.attribution.options.EXCERPT_SHARES`), but the default variant GIm+C
+(:mod:`hclib.calibration.outsider`) has no feature of the length: a short insider, whose
+impostor shares :math:`f, b` lie near chance, reads as an outsider. (Whole novels, much
+longer than the known texts, were the same problem the other way round: there the impostor
+score's windows, :mod:`hclib.attribution.impostors`, answer it.)
+
+**Seventh rule** of :mod:`hclib.studies.open_set` (written and committed before any of its
+variants was implemented or run). Variants, with :math:`t = \log(1 + T)`, :math:`T` the
+text's items in the vocabulary, clipped to the range :math:`[t_-, t_+]` of the calibration
+rows, and :math:`\tilde t = t - (t_- + t_+)/2`:
+
+* GIm+C, :math:`(f, b, g, z)`, the default;
+* GIm+C+L, :math:`(f, b, g, z, t)`: the length shifts the odds;
+* GIm+C×L, :math:`(f, b, g, z, t, f\tilde t, b\tilde t)`: the length also changes how much
+  the impostor shares say.
+
+Checks, each on every variant, in one code:
+
+1. PAN 2018 *training* problems, a third of the candidates held out (seeds 0, 1, 2,
+   :func:`hclib.studies.open_set.outsider_signals`): ROC AUC of ``p_outsider`` for an
+   outsider's text;
+2. the Gutenberg folds in work folders (:func:`hclib.studies.your_texts.gutenberg_expected`,
+   skip 0 and 12, no outsider): the mean estimated share;
+3. the novels (:func:`hclib.studies.your_texts.novel_outsiders`): Collins flagged
+   (``p_outsider`` > 0.5 on at least 4 of the 6 pieces and on the whole novel) and the
+   whole third novels attributed right that ``reject_by="outsider"`` rejects;
+4. the *short check* (:func:`gutenberg_short`): the same six folds, each text to attribute
+   cut to a contiguous excerpt of :data:`SHORT_WORDS` words at a seeded position, no
+   outsider: expected against real accuracy, pooled over the folds, and the mean share.
+
+**Rule.** A variant is eligible if its check-1 AUC is at least GIm+C's minus 0.01, its
+check-2 share at most 5 %, Collins stays flagged and it rejects no more of the right whole
+third novels than GIm+C. Among the eligible ones, the smallest :math:`|\text{expected} -
+\text{real}|` pooled over the short check wins; within 1 point, the one with fewer
+features (GIm+C, then GIm+C+L). Every variant is then also reported on the PAN 2018 test
+problems (AUC and the macro-F1 of ``reject_by="outsider"``) and on the synthetic short
+texts above.
+
+**Result** (``python -m hclib.studies.outsider_length``-style runs of every check, one code,
+:func:`hclib.calibration.outsider` variants set in turn; 83, 77 and 42 s on two shared
+cores; PAN 2018 train / test ROC AUC; macro-F1 of ``reject_by="outsider"`` over the 18
+runs, closed set 0.425; Gutenberg work folders: mean share, expected against real; the
+novels; the short check: expected against real pooled, mean share):
+
+* GIm+C: 0.693 / 0.591; 0.408; 0 %, 73.5 against 73.6; whole novels rejected: Trollope's
+  (0.72) of the four right ones, Yonge's (wrong, 0.53); Collins 6 of 6 (0.58-0.78), whole
+  0.62; short check 40.4 against 48.5 (8.1 points low), share 24.5 % (0-66 % by fold);
+* GIm+C+L: 0.677 / 0.594; 0.407; 0 %, 73.5 against 73.6; Trollope's rejected (0.79);
+  Collins 6 of 6 (0.68-0.88), whole 0.76; short check 53.3 against 48.5 (4.8 high), share
+  0 %;
+* GIm+C×L: 0.676 / 0.596; 0.410; as GIm+C+L (Trollope 0.77, Collins whole 0.76); short
+  check 53.3 against 48.5, share 0 %.
+
+By the rule, neither length variant is eligible: each lowers the PAN 2018 training AUC by
+more than 0.01 (0.016 and 0.017), although each halves the short check's error and takes
+its false share of outsiders to 0. GIm+C stays the default. On the synthetic short texts
+neither helps (20 words: expected 60.8 and 60.7 % against 59.4 % under GIm+C, real 76.9 %).
+
+**Eighth rule** (written and committed after the seventh rule's runs, before its variant
+was implemented or run). Seen: the backward share compares unlike lengths. A text
+:math:`Q` of :math:`n < L` items is compared with a known text :math:`K_k` (at :math:`L`),
+against the thresholds :math:`\min_j d(K_k, K_j)`, where the impostor texts are at
+:math:`L` too. A short :math:`Q` is far from everything for its length alone, so
+:math:`b \approx 0` for a short insider and a short outsider alike. (The forward share
+compares :math:`d(Q, K_k)` with :math:`d(Q, K_j)`, one length on each side, and is fair.)
+Variant GIml+C: GIm+C with the lengths matched. A text (or an excerpt of a calibration row)
+of :math:`n < L` items is thinned to the *bucket* :math:`L_m = \lfloor L / 2^m \rfloor`,
+the largest at most :math:`n` (:math:`m \le 5`, the shortest excerpt share; a shorter text
+is used whole at :math:`m = 5`). Its backward thresholds are then :math:`\min_j d(K_k,
+K_j^{(m)})`, the impostor texts thinned to :math:`L_m` (seeded), so both sides of every
+comparison hold one long and one short text. The rule: GIml+C replaces GIm+C if its PAN 2018
+training AUC is at least GIm+C's minus 0.01, the Gutenberg work-folder share stays at most
+5 %, Collins stays flagged, it rejects no more of the right whole third novels, and its
+short-check error :math:`|\text{expected} - \text{real}|` is smaller than GIm+C's (8.1
+points) by more than 1 point. Its cost against GIm+C is reported
+(``benchmarks/outsider.py``), with the same checks as above.
+
+**Result** (the same script and checks; 95 s): GIml+C: PAN 2018 training / test AUC 0.687
+/ 0.594 (GIm+C 0.693 / 0.591); macro-F1 of ``reject_by="outsider"`` 0.406 (0.408);
+Gutenberg work folders share 0 %, expected 73.5 against 73.6 (as GIm+C); the novels: the
+four right whole third novels at 0.14 (Dickens), 0.65 (Trollope: rejected, as under
+GIm+C), 0.05 (Hardy) and 0.03 (Oliphant), Yonge's (wrong) 0.55; Collins 6 of 6
+(0.53-0.78), whole 0.64; short check 44.1 against 48.5 (4.3 points low; GIm+C 8.1), share
+17.5 % (GIm+C 24.5 %). Every condition holds (AUC 0.006 lower, within the 0.01 allowed;
+the short-check error 3.8 points smaller), so **GIml+C is the default**
+(:data:`hclib.calibration.outsider.DEFAULT_VARIANT`). On the synthetic short texts it does
+not help (20 / 30 / 40 words: expected 57.0 / 58.2 / 85.1 % against 59.4 / 72.0 / 85.1 %
+under GIm+C; real 76.9 / 92.3 / 98.1 %): with 32 known texts, the few calibration excerpts
+near those lengths (about 6 per length bucket) teach the model little, so the strict xfail
+stays. Cost (one run each, two busy cores, fastest of 2): the four PAN 2018 test problems
+8.1 s against 4.2 s under GIm+C (1.9×), the synthetic problem of 1,000 known texts 14.3 s
+against 9.4 s (1.5×): up to five more (subsets × known × known) distance arrays, one per
+length bucket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .your_texts import _gutenberg_folds, _row
+
+__all__ = ["SHORT_WORDS", "gutenberg_short", "short_excerpt"]
+
+#: The words of each text to attribute in the short check (an eighth of a 2,000-word piece).
+SHORT_WORDS = 250
+
+
+def short_excerpt(text: str, words: int, rng: np.random.Generator) -> str:
+    """A contiguous excerpt of ``words`` words of ``text`` at a position drawn by ``rng``
+    (the whole text when it is not longer)."""
+    tokens = text.split()
+    if len(tokens) <= words:
+        return text
+    start = int(rng.integers(0, len(tokens) - words + 1))
+    return " ".join(tokens[start:start + words])
+
+
+def gutenberg_short(skips: tuple[int, ...] = (0, 12), words: int = SHORT_WORDS,
+                    seed: int = 0, **options: Any) -> pd.DataFrame:
+    """The short check (module docstring): the folds of
+    :func:`hclib.studies.your_texts.gutenberg_expected`, each text to attribute cut to
+    ``words`` contiguous words (seeded); a row per fold as there."""
+    from hclib.attribution.pipeline import attribute
+    rng = np.random.default_rng(seed)
+    rows = []
+    for name, known, groups, unknown, truth in _gutenberg_folds(skips):
+        short = {k: short_excerpt(t, words, rng) for k, t in unknown.items()}
+        res = attribute(known, short, groups=groups, progress=False, **options)
+        rows.append(_row(f"{name}, {words} words", res,
+                         (res.prediction == truth).to_numpy()))
+    return pd.DataFrame(rows)
