@@ -99,6 +99,16 @@ stays. Cost (one run each, two busy cores, fastest of 2): the four PAN 2018 test
 8.1 s against 4.2 s under GIm+C (1.9×), the synthetic problem of 1,000 known texts 14.3 s
 against 9.4 s (1.5×): up to five more (subsets × known × known) distance arrays, one per
 length bucket.
+
+**Rerun with the flat-folder rule** (:mod:`hclib.studies.flat_folders`, merged after the
+runs above, changes the calibration rows wherever pieces of one work are detected, PAN 2018
+included), both variants in the merged code, every check again: GIm+C / GIml+C: PAN 2018
+training AUC 0.686 / 0.681 (within 0.01), test 0.562 / 0.562; macro-F1 of
+``reject_by="outsider"`` 0.418 / 0.419 (closed set 0.425); Gutenberg work folders share 0 /
+0 %; flat folders share 0 / 0 % in every fold, expected 73.8 / 73.8 against 73.6; the novels
+as above (Trollope's whole novel rejected under both, 0.72 / 0.65; Collins 6 of 6 and
+whole under both); short check 40.4 / 44.1 against 48.5, share 24.5 / 17.5 %. The eighth
+rule's conditions still hold, and GIml+C stays the default.
 """
 
 from __future__ import annotations
