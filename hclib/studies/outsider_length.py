@@ -158,9 +158,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .your_texts import _gutenberg_folds, _row
+from .your_texts import _gutenberg_folds, _pooled, _row
 
-__all__ = ["SHORT_WORDS", "gutenberg_short", "short_excerpt"]
+__all__ = ["SHORT_WORDS", "excerpt_variants", "gutenberg_short", "short_excerpt",
+           "synthetic_short"]
 
 #: The words of each text to attribute in the short check (an eighth of a 2,000-word piece).
 SHORT_WORDS = 250
@@ -190,3 +191,88 @@ def gutenberg_short(skips: tuple[int, ...] = (0, 12), words: int = SHORT_WORDS,
         rows.append(_row(f"{name}, {words} words", res,
                          (res.prediction == truth).to_numpy()))
     return pd.DataFrame(rows)
+
+
+def synthetic_short(words: tuple[int, ...] = (20, 30, 40), seed: int = 5,
+                    **options: Any) -> pd.DataFrame:
+    """The synthetic short problems of the ninth rule: four authors of 60-word multinomial
+    texts (Zipf rates, each author's scaled by a log-normal of sd 0.5; the generator of
+    ``four_authors`` in ``tests/test_attribute_trust.py``, ``per_author=18``), 8 known
+    texts of 400 words each per author, 40 texts to attribute cut to ``words`` random
+    words each (seeded), ``vocabulary=50, min_tokens=10``; a row per length."""
+    from hclib.attribution.pipeline import attribute
+    vocab = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
+    rng = np.random.default_rng(seed)
+    base = 1 / np.arange(1, len(vocab) + 1)
+    texts = {}
+    for a in ("ann", "bob", "cyd", "dee"):
+        q = base * np.exp(rng.normal(0, 0.5, len(vocab)))
+        q /= q.sum()
+        texts[a] = [" ".join(rng.choice(vocab, size=400, p=q)) for _ in range(21)]
+    known = {a: t[:8] for a, t in texts.items()}
+    rows = []
+    for n in words:
+        cut = np.random.default_rng(seed)
+        unknown = {f"{a}-{i}": " ".join(cut.choice(t.split(), n, replace=False))
+                   for a, ts in texts.items() for i, t in enumerate(ts[8:18])}
+        truth = np.array([k.split("-")[0] for k in unknown])
+        res = attribute(known, unknown, vocabulary=50, min_tokens=10, progress=False,
+                        **options)
+        rows.append(_row(f"synthetic, {n} words", res, res.prediction.to_numpy() == truth))
+    return pd.DataFrame(rows)
+
+
+def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, ...] = (0, 12)
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The checks of the ninth rule (module docstring) for each variant of
+    :data:`hclib.attribution.calibration_rows.EXCERPT_VARIANTS` in turn: (the rows of every
+    problem, with ``variant`` and ``part``; per variant, the AUC, the work-folder share,
+    the novels, the four pooled errors, their mean and the seconds taken)."""
+    import time
+
+    from hclib.attribution import calibration_rows
+    from hclib.attribution.pipeline import attribute
+
+    from .open_set import outsider_signals
+    from .your_texts import federalist_outsiders, gutenberg_expected, novel_outsiders, \
+        pan_expected
+    chosen = calibration_rows.EXCERPT_VARIANTS if variants is None else variants
+    before = calibration_rows.EXCERPT_LENGTHS
+    rows, summary = [], {}
+    try:
+        for name in chosen:
+            calibration_rows.EXCERPT_LENGTHS = name
+            start = time.perf_counter()
+            parts = {"work": gutenberg_expected(skips), "short": gutenberg_short(skips),
+                     "flat": pd.DataFrame([
+                         _row(f"{fold}, flat, detect", res,
+                              (res.prediction == truth).to_numpy())
+                         for fold, known, _, unknown, truth in _gutenberg_folds(skips)
+                         for res in [attribute(known, unknown, progress=False)]]),
+                     "pan test": pan_expected(("test",)),
+                     "federalist": federalist_outsiders()[0],
+                     "synthetic": synthetic_short()}
+            out: dict[str, Any] = {}
+            for part in ("work", "short", "flat", "pan test"):
+                p = _pooled(parts[part], part)
+                out.update({f"{part} expected": p["expected"], f"{part} real": p["real"],
+                            f"{part} share": p["outsiders"],
+                            f"{part} error": abs(p["expected"] - p["real"])})
+            out["mean error"] = float(np.mean([out[f"{p} error"] for p in
+                                               ("work", "short", "flat", "pan test")]))
+            out["train AUC"] = float(outsider_signals(("train",))[0]["p_outsider"])
+            v = novel_outsiders()
+            collins = v[v.index.str.startswith("Collins piece")]
+            third = v[v.index.str.endswith("whole") & ~v.index.str.startswith("Collins")]
+            out.update({"Collins pieces flagged": int((collins["p_outsider"] > 0.5).sum()),
+                        "Collins whole": float(v.loc["Collins whole", "p_outsider"]),
+                        "right third novels rejected": int((third["rejected"]
+                                                            & third["right"]).sum()),
+                        "seconds": time.perf_counter() - start})
+            for part, frame in parts.items():
+                rows.append(frame.assign(variant=name, part=part))
+            rows.append(v.reset_index().assign(variant=name, part="novels"))
+            summary[name] = out
+    finally:
+        calibration_rows.EXCERPT_LENGTHS = before
+    return pd.concat(rows, ignore_index=True), pd.DataFrame.from_dict(summary, "index")
