@@ -80,3 +80,62 @@ def test_work_folders_and_other_pieces_choices_unchanged(flat_problem, monkeypat
         np.testing.assert_array_equal(adopted.verdicts[column].to_numpy(),
                                       before.verdicts[column].to_numpy())
     assert adopted.expected_accuracy == before.expected_accuracy
+
+
+def test_excerpt_shares_follow_the_variant() -> None:
+    """E0 draws from EXCERPT_SHARES whatever the texts to attribute; E-match takes the
+    length of a text to attribute over the known text's, clipped to [1/32, 1]; E-mix
+    matches every second excerpt and draws the others as E0 does (one seed)."""
+    from hclib.attribution.calibration_rows import excerpt_shares
+    from hclib.attribution.options import EXCERPT_SHARES
+    known = np.full(400, 1000.0)
+    targets = np.array([0, 100, 250, 5, 4000])
+    e0 = excerpt_shares(known, targets, np.random.default_rng(3), "E0")
+    assert set(e0) <= set(EXCERPT_SHARES) and len(set(e0)) == len(EXCERPT_SHARES)
+    assert np.array_equal(e0, excerpt_shares(known, np.zeros(0), np.random.default_rng(3),
+                                             "E0"))
+    match = excerpt_shares(known, targets, np.random.default_rng(3), "E-match")
+    assert set(match) == {0.1, 0.25, 1 / 32, 1.0}  # 5 / 1000 and 4000 / 1000 clipped
+    assert not np.isin(0.0, match)  # an empty text to attribute is no target
+    counts = {s: int((match == s).sum()) for s in set(match)}
+    assert min(counts.values()) > 60  # each of the four targets drawn about 100 times
+    # per known text: the share is target / its own length
+    lengths = np.array([200.0, 400.0, 800.0, 1600.0] * 100)
+    one = excerpt_shares(lengths, np.array([100]), np.random.default_rng(0), "E-match")
+    assert np.allclose(one, np.clip(100 / lengths, 1 / 32, 1))
+    mix = excerpt_shares(known, targets, np.random.default_rng(3), "E-mix")
+    assert np.array_equal(mix[::2], e0[::2])
+    assert set(mix[1::2]) == {0.1, 0.25, 1 / 32, 1.0}
+    # no text to attribute with a length: E0 under every variant
+    for variant in ("E-match", "E-mix"):
+        assert np.array_equal(excerpt_shares(known, np.zeros(3), np.random.default_rng(3),
+                                             variant), e0)
+    with pytest.raises(ValueError, match="variant"):
+        excerpt_shares(known, targets, np.random.default_rng(3), "E1")
+
+
+def test_the_lengths_of_the_texts_to_attribute_reach_the_excerpts(flat_problem,
+                                                                  monkeypatch) -> None:
+    """attribute() passes the in-vocabulary lengths of the texts to attribute, and the
+    known texts' own, to excerpt_shares; under E-match the excerpts are thinned to them."""
+    seen = []
+    original = calibration_rows.excerpt_shares
+
+    def spy(known_lengths, targets, rng, variant=None):
+        shares = original(known_lengths, targets, rng, variant)
+        seen.append((np.array(known_lengths), np.array(targets), shares))
+        return shares
+
+    monkeypatch.setattr(calibration_rows, "excerpt_shares", spy)
+    monkeypatch.setattr(calibration_rows, "EXCERPT_LENGTHS", "E-match")
+    known, _, unknown, _ = flat_problem
+    res = hclib.attribute(known, unknown, progress=False)
+    assert seen
+    lengths = res.tokens["in_vocabulary"].to_numpy(dtype=float)
+    known_lengths = res.known_tokens["in_vocabulary"].to_numpy(dtype=float)
+    for k, targets, shares in seen:
+        assert np.array_equal(np.sort(targets), np.sort(lengths))
+        assert set(k) <= set(known_lengths)
+        ok = np.isclose(shares[:, None],
+                        np.clip(lengths[None, :] / k[:, None], 1 / 32, 1)).any(axis=1)
+        assert ok.all()

@@ -40,7 +40,8 @@ from .result import Attribution
 from .trust import (Calibration, fit_outsider_model, insider_outsider,
                     outsider_learns_works, with_impostors)
 
-__all__ = ["PSEUDO_WORK_ROWS", "PSEUDO_WORK_VARIANTS", "calibrate", "excerpt_verdicts",
+__all__ = ["EXCERPT_LENGTHS", "EXCERPT_VARIANTS", "PSEUDO_WORK_ROWS",
+           "PSEUDO_WORK_VARIANTS", "calibrate", "excerpt_shares", "excerpt_verdicts",
            "pseudo_work_groups", "work_verdicts"]
 
 #: The variants of the rows scored without their pseudo-work: name → ``None`` (none) or
@@ -52,6 +53,37 @@ PSEUDO_WORK_VARIANTS: dict[str, tuple[bool, bool] | None] = {
 #: The variant of :data:`PSEUDO_WORK_VARIANTS` in use: every row of both models, chosen by
 #: the rule of :mod:`hclib.studies.flat_folders` (issue 41, flat folders).
 PSEUDO_WORK_ROWS = "Ww-both"
+
+#: The variants of the excerpts' shares (:func:`excerpt_shares`; the ninth rule of
+#: :mod:`hclib.studies.outsider_length`).
+EXCERPT_VARIANTS: tuple[str, ...] = ("E0", "E-match", "E-mix")
+#: The variant of :data:`EXCERPT_VARIANTS` in use.
+EXCERPT_LENGTHS = "E0"
+
+
+def excerpt_shares(known_lengths: np.ndarray, targets: np.ndarray, rng: np.random.Generator,
+                   variant: str | None = None) -> np.ndarray:
+    r"""The share of its tokens each calibration excerpt keeps, one per known text of
+    in-vocabulary length ``known_lengths``: under E0 drawn uniformly from
+    :data:`~hclib.attribution.options.EXCERPT_SHARES`; under E-match :math:`n / L`, the
+    in-vocabulary length :math:`n` of a text to attribute drawn at random from
+    ``targets`` (those above 0) over the known text's :math:`L`, clipped to
+    :math:`[1/32, 1]`; under E-mix every second excerpt as E-match, the others as E0
+    (``variant``: :data:`EXCERPT_LENGTHS` by default; E0 where no target is above 0)."""
+    variant = EXCERPT_LENGTHS if variant is None else variant
+    if variant not in EXCERPT_VARIANTS:
+        raise ValueError(f"variant must be one of {EXCERPT_VARIANTS}, got {variant!r}")
+    n = len(known_lengths)
+    shares = rng.choice(EXCERPT_SHARES, size=n)
+    targets = np.asarray(targets, dtype=float)
+    targets = targets[np.isfinite(targets) & (targets > 0)]
+    if variant == "E0" or not targets.size or not n:
+        return shares
+    drawn = rng.choice(targets, size=n)
+    match = np.clip(drawn / np.maximum(np.asarray(known_lengths, dtype=float), 1.0),
+                    min(EXCERPT_SHARES), 1.0)
+    which = np.ones(n, dtype=bool) if variant == "E-match" else np.arange(n) % 2 == 1
+    return np.where(which, match, shares)
 
 
 def pseudo_work_groups(labels: Sequence[Hashable], groups: Sequence[Hashable],
@@ -133,8 +165,9 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
                      ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
     """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
-    texts (seeded), each thinned to a share of its tokens drawn from
-    :data:`~hclib.attribution.options.EXCERPT_SHARES` (binomial thinning of its counts: a random
+    texts (seeded), each thinned to a share of its tokens (:func:`excerpt_shares`: drawn
+    from :data:`~hclib.attribution.options.EXCERPT_SHARES`, or matched to the lengths of
+    the texts to attribute under :data:`EXCERPT_LENGTHS`; binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length. Also their insider and
     outsider verdicts (:func:`hclib.attribution.trust.insider_outsider`), with the impostor
@@ -144,7 +177,9 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
     rng = np.random.default_rng(0)
     sample = rows if rows.size <= CALIBRATION_EXCERPTS else \
         np.sort(rng.choice(rows, CALIBRATION_EXCERPTS, replace=False))
-    shares = rng.choice(EXCERPT_SHARES, size=sample.size)
+    targets = np.zeros(0) if result.tokens is None else \
+        result.tokens["in_vocabulary"].to_numpy(dtype=float)
+    shares = excerpt_shares(result._known_counts[sample].sum(axis=1), targets, rng)
     thin = rng.binomial(result._known_counts[sample], shares[:, None])
     keep = thin.sum(axis=1) > 0
     sample, thin = sample[keep], thin[keep]
