@@ -223,10 +223,14 @@ OUTSIDER_LEVEL = 0.5
 
 
 def _row(name: str, result: Any, right: np.ndarray, **extra: Any) -> dict[str, Any]:
+    """One problem's row: the expected accuracy and the real one (``right`` per text) over
+    the same texts, those with a verdict (a text with insufficient evidence has none, and
+    the expected accuracy leaves it out)."""
     e = result.expected_accuracy
+    answered = (result.verdicts["status"] != "insufficient evidence").to_numpy()
+    real = float(np.mean(np.asarray(right)[answered])) if answered.any() else float("nan")
     return {"problem": name, "texts": e.n, "expected": e.value, "low": e.low, "high": e.high,
-            "real": float(np.mean(right)), "loo": result.accuracy.value,
-            "outsiders": e.outsiders, **extra}
+            "real": real, "loo": result.accuracy.value, "outsiders": e.outsiders, **extra}
 
 
 def _pooled(rows: pd.DataFrame, name: str, **extra: Any) -> dict[str, Any]:
