@@ -208,7 +208,11 @@ share 3.7 %); E-match's error is 2.0 points smaller, its errors on (b), (e), (f)
 points of E0's, so **E-match is the default**
 (:data:`hclib.attribution.calibration_rows.EXCERPT_LENGTHS`). The 250-word check under the
 corrected measure, for the record: E0 44.1, E-match 57.0 against 57.0 real (244 answered;
-shares 17.5 and 9.4 %).
+shares 17.5 and 9.4 %). Seen after adoption, on texts as long as the known ones (their
+excerpts now about whole): the confidence's ECE on the Gutenberg folds of the attribution
+chapter is 0.090 against 0.057 under E0 (17 % of the draws of a calibrated confidence reach
+it, 80 % under E0), its mean 70.8 against 72.2 right (71.7 under E0); on PAN 2018 test
+0.066 against 0.067, mean 67.6 against 62.2 right (68.9).
 """
 
 from __future__ import annotations
