@@ -44,9 +44,9 @@ __all__ = ["EXCERPT_LENGTHS", "EXCERPT_VARIANTS", "PSEUDO_WORK_ROWS",
            "PSEUDO_WORK_VARIANTS", "calibrate", "excerpt_shares", "excerpt_verdicts",
            "pseudo_work_groups", "work_verdicts"]
 
-#: The variants of the rows scored without their pseudo-work: name → ``None`` (none) or
-#: (the known texts' whole rows too, not only the excerpts; the confidence model's rows
-#: too, not only the outsider model's).
+#: Each variant of the rows scored without their pseudo-work, by name, as ``None`` (no
+#: row) or two flags (the known texts' whole rows too, not only the excerpts; the
+#: confidence model's rows too, not only the outsider model's).
 PSEUDO_WORK_VARIANTS: dict[str, tuple[bool, bool] | None] = {
     "D0": None, "We-outsider": (False, False), "We-both": (False, True),
     "Ww-outsider": (True, False), "Ww-both": (True, True)}
@@ -66,7 +66,7 @@ def excerpt_shares(known_lengths: np.ndarray, targets: np.ndarray, rng: np.rando
                    variant: str | None = None) -> np.ndarray:
     r"""The share of its tokens each calibration excerpt keeps, one per known text of
     in-vocabulary length ``known_lengths``: under E0 drawn uniformly from
-    :data:`~hclib.attribution.options.EXCERPT_SHARES`; under E-match :math:`n / L`, the
+    ``EXCERPT_SHARES``; under E-match :math:`n / L`, the
     in-vocabulary length :math:`n` of a text to attribute drawn at random from
     ``targets`` (those above 0) over the known text's :math:`L`, clipped to
     :math:`[1/32, 1]`; under E-mix every second excerpt as E-match, the others as E0
@@ -164,10 +164,10 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
                      options: dict[str, Any], loo_match: str = "none",
                      impostors: bool = True
                      ) -> tuple[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame] | None] | None:
-    """Verdicts (:meth:`Attribution._base`, with ``true``) of excerpts of the known texts,
+    """Verdicts (``Attribution._base``, with ``true``) of excerpts of the known texts,
     scored without their group: up to :data:`~hclib.attribution.options.CALIBRATION_EXCERPTS` known
     texts (seeded), each thinned to a share of its tokens (:func:`excerpt_shares`: drawn
-    from :data:`~hclib.attribution.options.EXCERPT_SHARES`, or matched to the lengths of
+    from ``EXCERPT_SHARES``, or matched to the lengths of
     the texts to attribute under :data:`EXCERPT_LENGTHS`; binomial thinning of its counts: a random
     bag of its tokens). They teach the confidence what shorter texts
     look like; known texts alone all have about one length. Also their insider and

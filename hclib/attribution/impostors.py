@@ -82,7 +82,7 @@ from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
-           "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks", "pool_counts",
+           "MAX_BUCKET", "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks", "pool_counts",
            "impostor_features", "impostor_space", "minmax_pairs", "windows",
            "with_impostor_space"]
 
@@ -101,9 +101,9 @@ MAX_POOL = 200
 #: candidate's texts as :math:`\lfloor` MAX_TEXTS / C :math:`\rfloor` (at least one).
 MAX_TEXTS = 400
 _CELLS = 20_000_000  # pairs × features of one block of pair_distances
-#: Under matched lengths (:data:`hclib.calibration.outsider.MATCHED_LENGTHS`) the shortest
-#: bucket is :math:`L / 2^{5}`, that of the shortest calibration excerpt
-#: (:data:`hclib.attribution.options.EXCERPT_SHARES`).
+#: The shortest length bucket of matched lengths is :math:`L / 2^{5}`, that of the
+#: shortest calibration excerpt (``EXCERPT_SHARES``; the variants of
+#: ``hclib.calibration.outsider.MATCHED_LENGTHS``).
 MAX_BUCKET = 5
 
 

@@ -30,7 +30,7 @@ than under D0; (i) the estimated share of outsiders at most 5 % in each of the s
 folds (:func:`~hclib.studies.your_texts.gutenberg_flat`, skip 0 and 12,
 ``pieces="detect"``), or, if no variant meeting (ii)-(iv) does, the largest fold share
 within 1 point of the smallest largest-fold share among them. Among the variants meeting
-all four, the one with the smallest mean |expected - real| over the six flat folds is
+all four, the one with the smallest mean error (the absolute difference of expected and real) over the six flat folds is
 adopted if that mean is below D0's; a variant within 0.5 points of the smallest loses to
 the earlier one in the list above (fewer changes). Reported besides: the PAN 2018 test
 problems (AUC, macro-F1, :func:`~hclib.studies.your_texts.pan_expected`), the Federalist
@@ -43,17 +43,17 @@ cores; flat folds in the order skip 0 folds 0-2, skip 12 folds 0-2, real accurac
 95 % interval):
 
 * D0: 33.8, 45.9, 30.9, 16.8, 9.6, 13.8 %; 64.7 (47.9-83.3), 47.3 (31.2-64.6), 62.4
-  (49.9-79.2), 77.5 (64.6-89.6), 80.3 (66.7-91.7), 73.5 (62.5-83.3): mean |expected - real|
+  (49.9-79.2), 77.5 (64.6-89.6), 80.3 (66.7-91.7), 73.5 (62.5-83.3): mean error
   8.6 points, pooled 67.6 against 73.6 (the stored ``pieces="off"`` rows read 6-52 % and
   66.5: there no pseudo-work is looked for, so even the impostor rows compare siblings);
 * We-outsider: 28.9, 43.0, 11.0, 1.5, 0, 0 %; 69.2, 49.0, 76.8, 89.6, 86.3, 80.6: mean
-  |error| 8.9, pooled 75.3; We-both: shares as We-outsider; 65.4, 47.6, 73.6, 83.0, 83.4,
+  error 8.9, pooled 75.3; We-both: shares as We-outsider; 65.4, 47.6, 73.6, 83.0, 83.4,
   79.0: 8.4, pooled 72.0 (the excerpts alone leave the whole rows' leak);
 * Ww-outsider: 0 % in every fold (at most 3e-10); 96.4, 77.1, 84.8, 90.8, 86.3, 80.6: 12.4,
   pooled 86.0 (the confidence's rows still leak, and the outsider share no longer pulls
   it down);
 * Ww-both: 0 % in every fold (at most 3e-10); 76.0 (66.7-85.4), 69.5 (56.2-83.3), 71.1
-  (60.4-81.2), 74.8 (64.6-85.4), 82.3 (72.9-91.7), 69.4 (58.3-79.2): mean |error| 4.2
+  (60.4-81.2), 74.8 (64.6-85.4), 82.3 (72.9-91.7), 69.4 (58.3-79.2): mean error 4.2
   points (each fold within 7.3), pooled 73.8 against 73.6, every interval holds the real
   accuracy.
 
@@ -69,7 +69,7 @@ test, ROC AUC 0.591 (D0), 0.603 (We-*), 0.562 (Ww-*), macro-F1 of reject by outs
 0.370, 0.380 (closed set 0.388); :func:`~hclib.studies.your_texts.pan_expected` (test)
 under Ww-both estimates a share of 0 in all four problems (D0: 41.5, 15.5, 0, 0 %), expected 54.5 / 54.4, 73.8 / 66.2, 80.7
 / 70.0, 88.3 / 62.5 against real, pooled 68.9 against 62.2 (D0 66.0, within 5 points only
-by errors of both signs cancelling; mean per-problem |error| 11.0 against D0's 15.9). The
+by errors of both signs cancelling; mean per-problem error 11.0 against D0's 15.9). The
 Federalist (two candidates, no outsider model, 65 flat known papers in which
 :func:`hclib.attribution.works.detect_works` finds series on one subject): expected 92.7
 against 70.6 with Jay's papers (D0 93.5), 98.8 against 100 on the disputed alone (D0 97.9).

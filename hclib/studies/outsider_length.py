@@ -6,7 +6,7 @@ candidates): texts to attribute of 20, 30 and 40 words get an estimated share of
 of 34, 22 and 9 %, and so an expected accuracy of 59, 72 and 85 % against a real 77, 92 and
 98 % (the interval misses it at 20 and 30 words). The outsider model's calibration rows hold
 excerpts of the known texts down to 1/32 of their length
-(:data:`hclib.attribution.options.EXCERPT_SHARES`), but the default variant GIm+C
+(``hclib.attribution.options.EXCERPT_SHARES``), but the default variant GIm+C
 (:mod:`hclib.calibration.outsider`) has no feature of the length: a short insider, whose
 impostor shares :math:`f, b` lie near chance, reads as an outsider. (Whole novels, much
 longer than the known texts, were the same problem the other way round: there the impostor
@@ -112,14 +112,14 @@ rule's conditions still hold, and GIml+C stays the default.
 
 **Ninth rule** (issue 41: the excerpts' lengths; written and committed before any of its
 variants was implemented or run). Seen: the shares of the calibration excerpts
-(:data:`hclib.attribution.options.EXCERPT_SHARES`, drawn uniformly) do not depend on the
+(``hclib.attribution.options.EXCERPT_SHARES``, drawn uniformly) do not depend on the
 texts to attribute, so when those are much shorter than the known texts few calibration
 rows lie near their length and both models extrapolate (the short check: share 17.5 %,
 true 0; expected 44.1 against 48.5). Variants of the excerpts' shares
 (:data:`hclib.attribution.calibration_rows.EXCERPT_LENGTHS`), the sample of known texts
 and the seed unchanged:
 
-* E0: each share drawn uniformly from :data:`~hclib.attribution.options.EXCERPT_SHARES`
+* E0: each share drawn uniformly from ``EXCERPT_SHARES``
   (as before);
 * E-match: each excerpt's target length is the in-vocabulary length :math:`n` of a text
   to attribute drawn at random (seeded, among those with :math:`n > 0`), its share
@@ -173,7 +173,7 @@ error (4.11) is above E0's (2.86): **E0 stays the default**
 (:data:`hclib.attribution.calibration_rows.EXCERPT_LENGTHS`, bitwise unchanged).
 
 **Seen after the rule was applied** (not used by it): the short check's *real* accuracy
-(:func:`hclib.studies.your_texts._row`) counts the texts with insufficient evidence (fewer
+(``hclib.studies.your_texts._row``) counts the texts with insufficient evidence (fewer
 than ``min_tokens`` = 200 of the 250 words in the vocabulary; 9, 11, 5, 4, 8 and 7 of 48
 per fold) as wrong, while the expected accuracy
 (:func:`hclib.attribution.trust.expected`) is over the answered texts only. On the 244
@@ -185,7 +185,7 @@ written before a rerun with the corrected measure would be needed to act on it.
 
 **Tenth rule** (written and committed by the lead after reading the ninth rule's result
 and the note above, before any of the runs it names). The measure is corrected first:
-:func:`hclib.studies.your_texts._row`'s real accuracy is over the texts with a verdict,
+``hclib.studies.your_texts._row``'s real accuracy is over the texts with a verdict,
 the texts the expected accuracy is over (no stored table changes: every text of the
 Gutenberg, Federalist and PAN 2018 rows has one). E-match was chosen as a candidate by
 looking at the short check under the corrected measure, so the short check of 250 words
