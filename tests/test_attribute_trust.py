@@ -12,6 +12,7 @@ import pytest
 
 import hclib
 from hclib.attribution.result import Accuracy
+from hclib.formulas.simulate import zipf_author_texts
 
 WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
 
@@ -175,15 +176,8 @@ def test_expected_accuracy_is_calibrated_on_random_problems() -> None:
 
 
 def four_authors(seed: int = 0, per_author: int = 6, length: int = 400):
-    rng = np.random.default_rng(seed)
-    base = 1 / np.arange(1, len(WORDS) + 1)
-    texts = {}
-    for a in ("ann", "bob", "cyd", "dee"):
-        q = base * np.exp(rng.normal(0, 0.5, len(WORDS)))
-        q /= q.sum()
-        texts[a] = [" ".join(rng.choice(WORDS, size=length, p=q))
-                    for _ in range(per_author + 3)]
-    return texts
+    return zipf_author_texts(("ann", "bob", "cyd", "dee"), WORDS, per_author + 3, length,
+                             rng=seed)
 
 
 @pytest.mark.xfail(strict=True, reason=XFAIL_SHORT)

@@ -113,3 +113,40 @@ def test_zipf_corpus_shape_seed_and_errors():
     assert docs.sum(axis=0).argmax() == 0
     with pytest.raises(ValueError, match="docs_per_author"):
         zipf_corpus(2, 10, docs_per_author=(3, 2))
+
+
+def test_zipf_author_texts_are_seeded_multinomial_texts_of_each_author() -> None:
+    """Each author's texts: the number and length asked for, words of the vocabulary only,
+    the same with the same seed; an author's word shares follow its own rates (two authors
+    differ where their rates do), and the rank-1 word is the most frequent on average."""
+    from hclib.formulas.simulate import zipf_author_texts
+
+    vocab = [f"w{i}" for i in range(30)]
+    a = zipf_author_texts(("x", "y"), vocab, 40, 500, spread=0.5, rng=3)
+    assert a == zipf_author_texts(("x", "y"), vocab, 40, 500, spread=0.5, rng=3)
+    assert a != zipf_author_texts(("x", "y"), vocab, 40, 500, spread=0.5, rng=4)
+    assert list(a) == ["x", "y"] and all(len(t) == 40 for t in a.values())
+    words = [w for t in a["x"] for w in t.split()]
+    assert len(words) == 40 * 500 and set(words) <= set(vocab)
+
+    def shares(texts: dict[str, list[str]]) -> dict[str, np.ndarray]:
+        column = {v: j for j, v in enumerate(vocab)}
+        out = {}
+        for k, ts in texts.items():
+            ids = [column[w] for t in ts for w in t.split()]
+            out[k] = np.bincount(ids, minlength=len(vocab)) / len(ids)
+        return out
+
+    share = shares(a)
+    # rates: base / rank times a log-normal; with spread 0 both authors share them
+    flat_share = shares(zipf_author_texts(("x", "y"), vocab, 40, 500, spread=0.0, rng=3))
+    q = (1 / np.arange(1, 31)) / (1 / np.arange(1, 31)).sum()
+    for s in flat_share.values():
+        assert np.abs(s - q).max() < 0.01
+    assert np.abs(share["x"] - share["y"]).max() > 0.02  # spread 0.5: the authors differ
+    with pytest.raises(ValueError):
+        zipf_author_texts(("x",), [], 2, 10)
+    with pytest.raises(ValueError):
+        zipf_author_texts(("x",), vocab, 0, 10)
+    with pytest.raises(ValueError):
+        zipf_author_texts(("x",), vocab, 2, 10, spread=-1.0)

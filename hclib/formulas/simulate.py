@@ -14,14 +14,16 @@ Two null/alternative generators, both seeded through a :class:`numpy.random.Gene
   :math:`\mathrm{Bin}(n, p)` of the allocation model when the tables are large compared with
   the word's count :math:`n`.
 
-And one generator of whole corpora, :func:`zipf_corpus`: documents of several authors whose
-word frequencies are Zipf-like and differ a little from author to author (for benchmarks and
-demonstrations of the engine).
+And two generators of whole corpora, :func:`zipf_corpus` (counts) and
+:func:`zipf_author_texts` (texts): documents of several authors whose word frequencies are
+Zipf-like and differ a little from author to author (for benchmarks, demonstrations of the
+engine and the synthetic problems of the attribution tests and studies).
 """
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -30,7 +32,7 @@ from scipy import stats
 from hclib._checks import (MAX_TABLE_TOTAL, InputTypeError, check_positive_int, check_real,
                       check_table_pair)
 
-__all__ = ["rare_weak_pvalues", "sprinkle", "zipf_corpus"]
+__all__ = ["rare_weak_pvalues", "sprinkle", "zipf_author_texts", "zipf_corpus"]
 
 RandomState = np.random.Generator | int | None
 
@@ -159,3 +161,27 @@ def zipf_corpus(
             docs.append(gen.multinomial(length, q))
             labels.append(f"author{a}")
     return np.array(docs, dtype=np.int64), labels
+
+
+def zipf_author_texts(authors: Sequence[str], vocabulary: Sequence[str], n_texts: int,
+                      length: int, *, spread: float = 0.5, rng: RandomState = None
+                      ) -> dict[str, list[str]]:
+    r"""Seeded texts of each of ``authors``: ``n_texts`` texts of ``length`` words each,
+    every word drawn from ``vocabulary`` with the author's rates :math:`q_w \propto
+    e^{\varepsilon_w} / \mathrm{rank}(w)`, :math:`\varepsilon_w \sim N(0,`
+    ``spread`` :math:`^2)` drawn once per author (a multinomial text, words joined by
+    spaces)."""
+    words = list(vocabulary)
+    if not words or not all(isinstance(w, str) and w and not w.isspace() for w in words):
+        raise ValueError("vocabulary must be a non-empty sequence of non-blank words")
+    n_texts = check_positive_int(n_texts, "n_texts")
+    length = check_positive_int(length, "length")
+    spread = check_real(spread, "spread", low=0.0)
+    gen = _generator(rng)
+    base = 1 / np.arange(1, len(words) + 1)
+    texts = {}
+    for a in authors:
+        q = base * np.exp(gen.normal(0, spread, len(words)))
+        q /= q.sum()
+        texts[a] = [" ".join(gen.choice(words, size=length, p=q)) for _ in range(n_texts)]
+    return texts

@@ -238,6 +238,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hclib.formulas.simulate import zipf_author_texts
+
 from .your_texts import _gutenberg_folds, _pooled, _row
 
 __all__ = ["SHORT_WORDS", "excerpt_variants", "gutenberg_short", "short_excerpt",
@@ -276,19 +278,13 @@ def gutenberg_short(skips: tuple[int, ...] = (0, 12), words: int = SHORT_WORDS,
 def synthetic_short(words: tuple[int, ...] = (20, 30, 40), seed: int = 5,
                     **options: Any) -> pd.DataFrame:
     """The synthetic short problems of the ninth rule: four authors of 60-word multinomial
-    texts (Zipf rates, each author's scaled by a log-normal of sd 0.5; the generator of
-    ``four_authors`` in ``tests/test_attribute_trust.py``, ``per_author=18``), 8 known
+    texts (:func:`hclib.formulas.simulate.zipf_author_texts`, as ``four_authors`` in
+    ``tests/test_attribute_trust.py`` with ``per_author=18``), 8 known
     texts of 400 words each per author, 40 texts to attribute cut to ``words`` random
     words each (seeded), ``vocabulary=50, min_tokens=10``; a row per length."""
     from hclib.attribution.pipeline import attribute
     vocab = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
-    rng = np.random.default_rng(seed)
-    base = 1 / np.arange(1, len(vocab) + 1)
-    texts = {}
-    for a in ("ann", "bob", "cyd", "dee"):
-        q = base * np.exp(rng.normal(0, 0.5, len(vocab)))
-        q /= q.sum()
-        texts[a] = [" ".join(rng.choice(vocab, size=400, p=q)) for _ in range(21)]
+    texts = zipf_author_texts(("ann", "bob", "cyd", "dee"), vocab, 21, 400, rng=seed)
     known = {a: t[:8] for a, t in texts.items()}
     rows = []
     for n in words:
