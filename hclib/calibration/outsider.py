@@ -149,15 +149,14 @@ def impostor_items(variant: str = "") -> tuple[str, ...]:
     return IMPOSTOR_ITEMS.get(_checked(variant), ("vocabulary",))
 
 
-def relative_features(d: ArrayLike, variant: str = DEFAULT_VARIANT) -> np.ndarray:
+def relative_features(d: ArrayLike, variant: str = "") -> np.ndarray:
     """The (rows × features) matrix of ``variant`` (module docstring) of a discrepancy
     table at one candidate fewer than its columns: a row with every column finite gets the
     mean of its features with each other candidate but its best left out in turn, a row
     with one column non-finite (an outsider row: its author left out) its features as it
     is; so both see :math:`C - 1` candidates. A row with fewer than two candidates left
-    gets NaN."""
-    if variant not in OUTSIDER_VARIANTS:
-        raise ValueError(f"variant must be one of {list(OUTSIDER_VARIANTS)}, got {variant!r}")
+    gets NaN. ``variant``: :data:`DEFAULT_VARIANT` by default (read at the call)."""
+    variant = _checked(variant)
     d = np.atleast_2d(np.asarray(d, dtype=np.float64))
     d = np.where(np.isfinite(d), d, np.nan)
     full = np.isfinite(d).all(axis=1)
@@ -209,7 +208,7 @@ def length_features(u: ArrayLike, tokens: ArrayLike, span: tuple[float, float],
     the evidence :math:`t = \log(1 + T)` of ``tokens`` :math:`T`, clipped to ``span``
     (the calibration rows' range), and, for :data:`LENGTH_SLOPES`, each impostor share
     times :math:`\tilde t = t - (t_- + t_+)/2`."""
-    variant = variant or DEFAULT_VARIANT
+    variant = _checked(variant)
     u = np.atleast_2d(np.asarray(u, dtype=np.float64))
     t = np.clip(np.log1p(np.asarray(tokens, dtype=np.float64)), *span)
     cols = [u, t[:, None]]
