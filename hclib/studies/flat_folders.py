@@ -97,11 +97,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from hclib.attribution.pipeline import attribute
-
 from .open_set import outsider_signals, pan_open_set
-from .your_texts import (_gutenberg_folds, _row, federalist_outsiders, gutenberg_expected,
-                         novel_outsiders, pan_expected)
+from .your_texts import (federalist_outsiders, gutenberg_expected, gutenberg_flat,
+                         novel_checks, novel_outsiders, pan_expected)
 
 __all__ = ["pseudo_work_variants"]
 
@@ -128,10 +126,7 @@ def pseudo_work_variants(variants: Sequence[str] | None = None,
         for name in chosen:
             calibration_rows.PSEUDO_WORK_ROWS = name
             work = gutenberg_expected(skips)
-            flat = pd.DataFrame([
-                _row(f"{fold}, flat, detect", res, (res.prediction == truth).to_numpy())
-                for fold, known, _, unknown, truth in _gutenberg_folds(skips)
-                for res in [attribute(known, unknown, progress=False)]])
+            flat = gutenberg_flat(skips, pieces=("detect",))
             fed = federalist_outsiders()[0]
             pan = pan_expected(("test",))
             for part, frame in (("work", work), ("flat", flat), ("federalist", fed),
@@ -145,14 +140,8 @@ def pseudo_work_variants(variants: Sequence[str] | None = None,
                             f"{collection} share": shares.mean(),
                             f"{collection} F1 closed": f1["closed set"],
                             f"{collection} F1 outsider": f1["reject by outsider 0.5"]})
-            v = novel_outsiders()
-            collins = v[v.index.str.startswith("Collins piece")]
-            third = v[v.index.str.endswith("whole") & ~v.index.str.startswith("Collins")]
-            out.update({"Collins pieces flagged": int((collins["p_outsider"] > 0.5).sum()),
-                        "Collins whole": float(v.loc["Collins whole", "p_outsider"]),
-                        "third novels rejected": int(third["rejected"].sum()),
-                        "work fingerprint": float(work["expected"].sum()
-                                                  + work["outsiders"].sum())})
+            out.update(novel_checks(novel_outsiders()))
+            out["work fingerprint"] = float(work["expected"].sum() + work["outsiders"].sum())
             summary[name] = out
     finally:
         calibration_rows.PSEUDO_WORK_ROWS = before

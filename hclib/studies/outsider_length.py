@@ -307,11 +307,10 @@ def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, 
     import time
 
     from hclib.attribution import calibration_rows
-    from hclib.attribution.pipeline import attribute
 
     from .open_set import outsider_signals
-    from .your_texts import federalist_outsiders, gutenberg_expected, novel_outsiders, \
-        pan_expected
+    from .your_texts import (federalist_outsiders, gutenberg_expected, gutenberg_flat,
+                             novel_checks, novel_outsiders, pan_expected)
     chosen = calibration_rows.EXCERPT_VARIANTS if variants is None else variants
     before = calibration_rows.EXCERPT_LENGTHS
     rows, summary = [], {}
@@ -320,11 +319,7 @@ def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, 
             calibration_rows.EXCERPT_LENGTHS = name
             start = time.perf_counter()
             parts = {"work": gutenberg_expected(skips), "short": gutenberg_short(skips),
-                     "flat": pd.DataFrame([
-                         _row(f"{fold}, flat, detect", res,
-                              (res.prediction == truth).to_numpy())
-                         for fold, known, _, unknown, truth in _gutenberg_folds(skips)
-                         for res in [attribute(known, unknown, progress=False)]]),
+                     "flat": gutenberg_flat(skips, pieces=("detect",)),
                      "pan test": pan_expected(("test",)),
                      "federalist": federalist_outsiders()[0],
                      "synthetic": synthetic_short()}
@@ -338,13 +333,8 @@ def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, 
                                                ("work", "short", "flat", "pan test")]))
             out["train AUC"] = float(outsider_signals(("train",))[0]["p_outsider"])
             v = novel_outsiders()
-            collins = v[v.index.str.startswith("Collins piece")]
-            third = v[v.index.str.endswith("whole") & ~v.index.str.startswith("Collins")]
-            out.update({"Collins pieces flagged": int((collins["p_outsider"] > 0.5).sum()),
-                        "Collins whole": float(v.loc["Collins whole", "p_outsider"]),
-                        "right third novels rejected": int((third["rejected"]
-                                                            & third["right"]).sum()),
-                        "seconds": time.perf_counter() - start})
+            out.update(novel_checks(v))
+            out["seconds"] = time.perf_counter() - start
             for part, frame in parts.items():
                 rows.append(frame.assign(variant=name, part=part))
             rows.append(v.reset_index().assign(variant=name, part="novels"))

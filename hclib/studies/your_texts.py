@@ -210,7 +210,7 @@ from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_novels", "load_results", "main",
-           "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
+           "novel_checks", "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
@@ -264,16 +264,23 @@ def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.D
     return pd.DataFrame(rows)
 
 
-def gutenberg_flat(skips: tuple[int, ...] = (0,), **options: Any) -> pd.DataFrame:
+# the row suffix of each pieces= choice of gutenberg_flat
+_FLAT_SUFFIXES = {"detect": "flat", "group": "flat, pieces grouped"}
+
+
+def gutenberg_flat(skips: tuple[int, ...] = (0,),
+                   pieces: tuple[str, ...] = ("detect", "group"), **options: Any
+                   ) -> pd.DataFrame:
     """The folds of :func:`gutenberg_expected` with the known pieces in flat folders (no
-    groups: every piece its own text, as ``known/AUTHOR/*.txt`` gives), with
-    ``pieces="detect"`` (the default; ``"off"`` before issue 41's flat-folder rule) and
-    ``pieces="group"`` (:mod:`hclib.attribution.works`)."""
+    groups: every piece its own text, as ``known/AUTHOR/*.txt`` gives), under each of
+    ``pieces``: ``"detect"`` (the default of :func:`hclib.attribute`; ``"off"`` before
+    issue 41's flat-folder rule) and ``"group"`` (:mod:`hclib.attribution.works`)."""
     rows = []
     for name, known, _, unknown, truth in _gutenberg_folds(skips):
-        for choice, suffix in (("detect", "flat"), ("group", "flat, pieces grouped")):
+        for choice in pieces:
             res = attribute(known, unknown, pieces=choice, progress=False, **options)
-            rows.append(_row(f"{name}, {suffix}", res, (res.prediction == truth).to_numpy()))
+            rows.append(_row(f"{name}, {_FLAT_SUFFIXES[choice]}", res,
+                             (res.prediction == truth).to_numpy()))
     return pd.DataFrame(rows)
 
 
@@ -397,6 +404,18 @@ def novel_outsiders(pieces: int = 8, piece_words: int = 3000, outsider_pieces: i
     v.attrs["expected"] = res.expected_accuracy
     v.attrs["result"] = res
     return v
+
+
+def novel_checks(v: pd.DataFrame) -> dict[str, float]:
+    """What issue 41's rules read of :func:`novel_outsiders`' verdicts ``v``: Collins's
+    pieces flagged (``p_outsider`` > 0.5), the whole Collins novel's ``p_outsider``, and
+    the whole third novels rejected by ``reject_by="outsider"``, all and the right ones."""
+    collins = v[v.index.str.startswith("Collins piece")]
+    third = v[v.index.str.endswith("whole") & ~v.index.str.startswith("Collins")]
+    return {"Collins pieces flagged": int((collins["p_outsider"] > 0.5).sum()),
+            "Collins whole": float(v.loc["Collins whole", "p_outsider"]),
+            "third novels rejected": int(third["rejected"].sum()),
+            "right third novels rejected": int((third["rejected"] & third["right"]).sum())}
 
 
 def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: Any
