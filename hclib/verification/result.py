@@ -21,6 +21,7 @@ import pandas as pd
 from hclib import _results
 from hclib._results import (TABLE_WIDTH, Result, check_interface, records, render_table,
                             shorten)
+from hclib.attribution.methods import METHODS
 from hclib.formulas.discrepancy import hc_discrepancy
 from hclib.texts.features import Features
 
@@ -61,9 +62,6 @@ COLUMNS: dict[str, str] = {
                    "(the problem's pseudo-problems) or trained (train=)",
 }
 #: How a column is headed in the printed table.
-#: How the summary names a distance of the relative score (else by its own name).
-DISTANCE_NAMES: dict[str, str] = {"minmax": "min-max", "chi2": "χ²",
-                                  "hc_dagger": "HC†", "hc_star": "HC*"}
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
                           "in_vocabulary": "in voc"}
 #: The columns of ``table`` left out of the printed table (in ``to_frame``, ``to_json`` and
@@ -73,6 +71,13 @@ HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "ga
                            "log_tokens", "log_known_tokens", "spread", "pseudo_same",
                            "pseudo_different", "rivals", "calibration")
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+def _distance_label(name: str) -> str:
+    """How a summary names the distance ``name`` of the relative score: its method's label
+    (:data:`hclib.attribution.methods.METHODS`), min-max for ``"minmax"``."""
+    return METHODS[name].label if name in METHODS else \
+        {"minmax": "min-max"}.get(name, name)
 
 
 def proper_names(texts: Iterable[str], share: float = 0.5) -> set[str]:
@@ -285,8 +290,8 @@ class Verification(Result):
         model = ("fitted on labelled problems" if self.trained else self.fitted_on or
                  f"fitted on pseudo-problems of the known texts and {self.n_impostors} "
                  "impostors")
-        score = (f"P(same) from the {DISTANCE_NAMES.get(self.distance, self.distance)} "
-                 "distance, the P-value and words from " if self.distance else "")
+        score = (f"P(same) from the {_distance_label(self.distance)} distance, the "
+                 "P-value and words from " if self.distance else "")
         lines = [f"{score}{self.method.label} on {self.features} ({len(self.vocabulary)} "
                  f"items), {known}; impostors: {self.impostors}.",
                  f"P(same) is the probability that a text is closer to the known texts than "
