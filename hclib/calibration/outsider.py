@@ -155,7 +155,8 @@ def relative_features(d: ArrayLike, variant: str = "") -> np.ndarray:
     mean of its features with each other candidate but its best left out in turn, a row
     with one column non-finite (an outsider row: its author left out) its features as it
     is; so both see :math:`C - 1` candidates. A row with fewer than two candidates left
-    gets NaN. ``variant``: :data:`DEFAULT_VARIANT` by default (read at the call)."""
+    gets NaN. ``variant``: :data:`~hclib.calibration.outsider.DEFAULT_VARIANT` by default
+    (read at the call)."""
     variant = _checked(variant)
     d = np.atleast_2d(np.asarray(d, dtype=np.float64))
     d = np.where(np.isfinite(d), d, np.nan)
