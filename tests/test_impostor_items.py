@@ -83,10 +83,26 @@ def test_an_unknown_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         hclib.attribute(known, ["wab wac"], vocabulary=40, progress=False)
 
 
+def test_each_variant_is_one_record() -> None:
+    """A variant's record gives the model's width and its reading of the impostor score:
+    the default matches lengths, reads long texts in windows and averages the shares."""
+    d = np.array([[1.0, 2.0, 3.0, 5.0], [2.0, 1.0, np.nan, 4.0]])
+    for name, v in outsider.OUTSIDER_VARIANTS.items():
+        assert outsider.relative_features(d, name).shape == (2, len(v.features))
+        assert v.uses_impostors == ("f" in v.features), name
+        assert v.uses_impostors or not (v.windowed or v.matched or v.items[0] != "vocabulary")
+    default = outsider.outsider_variant()
+    assert default is outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
+    assert default.matched and default.windowed and default.mean_shares
+    assert not (default.with_length or default.learns_works or default.length_slopes)
+    with pytest.raises(ValueError, match="outsider variant"):
+        outsider.outsider_variant("GIx")
+
+
 def test_the_word_default_counts_the_vocabulary() -> None:
     """The default variant's space is the attribution's vocabulary counts, thinned, as
     before the character variants (no item counts kept)."""
-    assert outsider.DEFAULT_VARIANT not in outsider.IMPOSTOR_ITEMS
+    assert outsider.impostor_items() == ("vocabulary",)
     rates = authors("abcd", 2)
     rng = np.random.default_rng(2)
     known = {a: [habit_text(rng, rates[a], 300, " ;", 0.3) for _ in range(4)]

@@ -28,7 +28,8 @@ mean over them: a random bag of a whole novel is smoother than any piece. A text
 because :math:`a` is the least far, is not nearer :math:`a` than the impostors in most
 subsets.
 
-*Matched lengths* (the default variant, :data:`hclib.calibration.outsider.MATCHED_LENGTHS`).
+*Matched lengths* (the default variant; ``matched`` of
+:class:`hclib.calibration.outsider.OutsiderVariant`).
 A text of :math:`n < L` items lies far from every known text for its length alone, so
 :math:`d_r(K_k, Q)` against :math:`\min_j d_r(K_k, K_j)` (both texts at :math:`L`) would
 make :math:`b \approx 0` for a short insider and a short outsider alike. So such a text
@@ -103,7 +104,7 @@ MAX_TEXTS = 400
 _CELLS = 20_000_000  # pairs × features of one block of pair_distances
 #: The shortest length bucket of matched lengths is :math:`L / 2^{5}`, that of the
 #: shortest calibration excerpt (``EXCERPT_SHARES``; the variants of
-#: ``hclib.calibration.outsider.MATCHED_LENGTHS``).
+#: ``matched`` of ``hclib.calibration.outsider.OutsiderVariant``).
 MAX_BUCKET = 5
 
 
@@ -129,7 +130,7 @@ class ImpostorSpace:
     # its tokens in the attribution's vocabulary (the share of an excerpt of it)
     items: np.ndarray | None = None
     totals: np.ndarray | None = None
-    matched: bool = False  # lengths matched in buckets (MATCHED_LENGTHS)
+    matched: bool = False  # lengths matched in buckets (OutsiderVariant.matched)
     _buckets: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def bucket_of(self, items: Any) -> np.ndarray:
@@ -498,18 +499,18 @@ def with_impostor_space(result: Any, groups: list,
                          raw: tuple[Sequence[str], Sequence[str], Any] | None = None) -> Any:
     """``result`` with the impostor score's space of the known texts and the impostor
     features of the texts to attribute and of the known rows
-    (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a variant of
-    :data:`hclib.calibration.outsider.WINDOWED`, a long text to attribute is read in
-    windows (:func:`windows`); ``pool``: the counts of the pool's texts
+    (:mod:`hclib.attribution.impostors`); with their ``tokens``, under a ``windowed``
+    variant (:class:`hclib.calibration.outsider.OutsiderVariant`), a long text to
+    attribute is read in windows (:func:`windows`); ``pool``: the counts of the pool's texts
     (:func:`pool_counts`), impostors of every row; ``raw``: the raw known texts, texts to
     attribute and pool (names, texts) or ``None``, which a variant counting other items
-    than the vocabulary (:data:`hclib.calibration.outsider.IMPOSTOR_ITEMS`) needs."""
-    blocks = outsider.impostor_items()  # ValueError for an unknown variant
-    if (not outsider.uses_impostors() or result._known_counts.shape[1] < 2
+    than the vocabulary (``items`` of the variant) needs."""
+    variant = outsider.outsider_variant()  # ValueError for an unknown variant
+    blocks = variant.items
+    if (not variant.uses_impostors or result._known_counts.shape[1] < 2
             or len(result.candidates) < (3 if pool is None else 2)):
         return result  # no impostor score in the variant, no impostor, or no subsets
-    windowed = outsider.DEFAULT_VARIANT in outsider.WINDOWED
-    if not windowed:
+    if not variant.windowed:
         tokens = None
     labels = result._known_labels
     items, known_counts, counts = None, result._known_counts, result._counts
@@ -525,12 +526,11 @@ def with_impostor_space(result: Any, groups: list,
         tokens = None  # windows of the raw texts instead
     space = impostor_space(known_counts, labels, result.candidates,
                            exclusion_sets(groups, works), statistic="mean"
-                           if outsider.DEFAULT_VARIANT in outsider.MEAN_SHARES
-                           else "nearest", pool=pool)
+                           if variant.mean_shares else "nearest", pool=pool)
     if items is not None:
         space = replace(space, items=known_counts,
                         totals=result._known_counts.sum(axis=1))
-    if outsider.DEFAULT_VARIANT in outsider.MATCHED_LENGTHS:
+    if variant.matched:
         space = replace(space, matched=True)
     column = {c: j for j, c in enumerate(result.candidates)}
     table = np.full((len(result.table), 2), np.nan)
@@ -543,7 +543,7 @@ def with_impostor_space(result: Any, groups: list,
         index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
         for k, i in enumerate(at):
             win = None if tokens is None else windows(tokens[i], index, space.length)
-            if items is not None and windowed:  # raw is given with items
+            if items is not None and variant.windowed:  # raw is given with items
                 win = items.windows(raw[1][i], space.length, WINDOWS,  # type: ignore[index]
                                     int(counts[i].sum()))
             part = counts[i][None, :] if win is None else win

@@ -93,7 +93,7 @@ class Calibration:
     u: np.ndarray | None = None
     outsider: np.ndarray | None = None
     u_source: np.ndarray | None = None
-    # variants with the evidence (hclib.calibration.outsider.WITH_LENGTH): its range
+    # variants with the evidence (OutsiderVariant.with_length): its range
     length_range: tuple[float, float] | None = None
     _refits: list[tuple[ConfidenceModel, ConfidenceModel | None]] = field(
         default_factory=list, repr=False)
@@ -301,7 +301,7 @@ def fill_impostors(frame: pd.DataFrame, gi: np.ndarray, shapeless: bool = False
     default variant that has them; ``shapeless`` (two candidates and a pool: a row has no
     shape, its other features NaN) sets the others to 0, so that the model is the impostor
     shares' alone."""
-    names = outsider.OUTSIDER_VARIANTS[outsider.DEFAULT_VARIANT]
+    names = outsider.outsider_variant().features
     frame = frame.copy()  # hclib.attribution.impostors
     if shapeless:
         for j, name in enumerate(names):
@@ -315,9 +315,9 @@ def fill_impostors(frame: pd.DataFrame, gi: np.ndarray, shapeless: bool = False
 
 def outsider_learns_works() -> bool:
     """True when the outsider model's variant also learns from whole works scored without
-    themselves (:data:`hclib.calibration.outsider.LEARNS_WORKS`); the default variant does
-    not, and needs no such rows."""
-    return outsider.DEFAULT_VARIANT in outsider.LEARNS_WORKS
+    themselves (``learns_works`` of :class:`hclib.calibration.outsider.OutsiderVariant`);
+    the default variant does not, and needs no such rows."""
+    return outsider.outsider_variant().learns_works
 
 
 def fit_outsider_model(result: Any, calibration: Calibration | None,
@@ -355,7 +355,7 @@ def fit_outsider_model(result: Any, calibration: Calibration | None,
     parts = [(inside.assign(_source=names), 0.0), (outside.assign(_source=names), 1.0)]
     if excerpts is not None:
         parts += [(excerpts[0], 0.0), (excerpts[1], 1.0)]
-    length = outsider.DEFAULT_VARIANT in outsider.WITH_LENGTH
+    length = outsider.outsider_variant().with_length
     if works is not None and outsider_learns_works():
         parts += [(works[0], 0.0), (works[1], 1.0)]
     floor = max(result.min_tokens, 1)

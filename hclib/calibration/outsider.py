@@ -33,12 +33,12 @@ counts, not the row; :func:`relative_features` leaves them NaN and
 :data:`DEFAULT_VARIANT`, is GIml+C: GIm+C, :math:`(f, b, g, z)` with the shares averaged
 over the best candidate's texts and a long text to attribute read in windows, with the
 lengths matched (a shorter text's backward thresholds among the known texts thinned to its
-length bucket, :data:`MATCHED_LENGTHS`). Issue 41's rules chose it: those of
+length bucket, :attr:`OutsiderVariant.matched`). Issue 41's rules chose it: those of
 :mod:`hclib.studies.open_set` GIm+C over C, :math:`(g, z)`; the eighth, of
 :mod:`hclib.studies.outsider_length`, GIml+C over GIm+C. The variants GIc, GIc+C,
 GIc4+C and GIwc+C (the sixth rule of :mod:`hclib.studies.open_set`, not adopted) are GIm
 and GIm+C with the impostor space on character 3- or 4-grams of the raw texts, or on the
-words and 3-grams concatenated (:data:`IMPOSTOR_ITEMS`,
+words and 3-grams concatenated (:attr:`OutsiderVariant.items`,
 :mod:`hclib.attribution.impostor_items`).
 
 An attribution's known texts show what an *outsider* looks like: leave one candidate out
@@ -71,57 +71,78 @@ impostor shares alone, the row's shape features set to 0).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .confidence import ConfidenceModel, fit_confidence
 
-__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "IMPOSTOR_ITEMS", "MEAN_SHARES",
-           "WINDOWED", "impostor_items", "uses_impostors", "OUTSIDER_RIDGE",
-           "OUTSIDER_VARIANTS", "fit_outsider", "outsider_posterior", "relative_features",
-           "WITH_LENGTH", "LEARNS_WORKS", "LENGTH_SLOPES", "MATCHED_LENGTHS",
-           "length_features"]
+__all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS",
+           "OutsiderVariant", "fit_outsider", "impostor_items", "length_features",
+           "outsider_posterior", "outsider_variant", "relative_features", "uses_impostors"]
 
-#: The feature sets compared by :mod:`hclib.studies.open_set` (module docstring).
-OUTSIDER_VARIANTS: dict[str, tuple[str, ...]] = {
-    "A": ("g",), "B": ("g", "rho"), "C": ("g", "z"), "D": ("g", "rho", "z"),
-    "E": ("ell",), "F": ("ell", "log rho"), "G": ("g", "z"),
-    "GI": ("f", "b"), "GI+C": ("f", "b", "g", "z"),
-    "GIw": ("f", "b"), "GIw+C": ("f", "b", "g", "z"),
-    "GIm": ("f", "b"), "GIm+C": ("f", "b", "g", "z"),
-    "GIc": ("f", "b"), "GIc+C": ("f", "b", "g", "z"), "GIc4+C": ("f", "b", "g", "z"),
-    "GIwc+C": ("f", "b", "g", "z"),
-    "GIm+C+L": ("f", "b", "g", "z"), "GIm+C×L": ("f", "b", "g", "z"),
-    "GIml+C": ("f", "b", "g", "z")}
-#: The impostor variants whose long texts to attribute are read in contiguous windows
-#: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
-WINDOWED: tuple[str, ...] = ("GIw", "GIw+C", "GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C",
-                             "GIwc+C", "GIm+C+L", "GIm+C×L", "GIml+C")
-#: The impostor variants whose shares are means over the best candidate's texts
-#: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_features`).
-MEAN_SHARES: tuple[str, ...] = ("GIm", "GIm+C", "GIc", "GIc+C", "GIc4+C", "GIwc+C",
-                                "GIm+C+L", "GIm+C×L", "GIml+C")
-#: What the impostor space of a variant counts (:mod:`hclib.attribution.impostor_items`),
-#: blocks concatenated: ``"vocabulary"`` the attribution's vocabulary (every variant not
-#: listed), ``"chars:n"`` the character n-grams of the raw texts.
-IMPOSTOR_ITEMS: dict[str, tuple[str, ...]] = {
-    "GIc": ("chars:3",), "GIc+C": ("chars:3",), "GIc4+C": ("chars:4",),
-    "GIwc+C": ("vocabulary", "chars:3")}
-#: The impostor variants that compare a text shorter than the space's length with the
-#: known texts thinned to its length bucket (:mod:`hclib.studies.outsider_length`).
-MATCHED_LENGTHS: tuple[str, ...] = ("GIml+C",)
+@dataclass(frozen=True)
+class OutsiderVariant:
+    """One variant of the outsider model (module docstring): its ``features`` and how
+    :func:`hclib.attribute` computes the impostor ones among them."""
+
+    #: The model's features, in order (of :func:`relative_features` and
+    #: :data:`IMPOSTOR_FEATURES`).
+    features: tuple[str, ...]
+    #: A long text to attribute is read in contiguous windows
+    #: (:func:`hclib.attribution.impostors.windows`) instead of one thinned bag.
+    windowed: bool = False
+    #: The impostor shares are means over the best candidate's texts
+    #: (``statistic="mean"`` of :func:`hclib.attribution.impostors.impostor_space`).
+    mean_shares: bool = False
+    #: What the impostor space counts (:mod:`hclib.attribution.impostor_items`), blocks
+    #: concatenated: ``"vocabulary"`` the attribution's vocabulary, ``"chars:n"`` the
+    #: character n-grams of the raw texts.
+    items: tuple[str, ...] = ("vocabulary",)
+    #: A text shorter than the space's length is compared with the known texts thinned
+    #: to its length bucket (:mod:`hclib.studies.outsider_length`).
+    matched: bool = False
+    #: The evidence :math:`t = \log(1 + T)` is a feature, clipped to the range of the
+    #: calibration rows (:func:`length_features`).
+    with_length: bool = False
+    #: The model also calibrates on whole works scored without themselves.
+    learns_works: bool = False
+    #: The impostor shares times the centred evidence, :math:`f \tilde t` and
+    #: :math:`b \tilde t`, are features too (:func:`length_features`).
+    length_slopes: bool = False
+
+    @property
+    def uses_impostors(self) -> bool:
+        """True when some feature is an impostor share (:data:`IMPOSTOR_FEATURES`)."""
+        return any(f in IMPOSTOR_FEATURES for f in self.features)
+
+
 #: The features that are not read from the discrepancy row (the forward and backward
 #: shares of the impostor score (:mod:`hclib.attribution.impostors`), NaN here and filled
 #: in by the attribution).
 IMPOSTOR_FEATURES: tuple[str, ...] = ("f", "b")
-#: The variants that add the evidence :math:`t = \log(1 + T)`, clipped to the range of the
-#: calibration rows (:mod:`hclib.studies.open_set`, :mod:`hclib.studies.outsider_length`).
-WITH_LENGTH: tuple[str, ...] = ("G", "GIm+C+L", "GIm+C×L")
-#: The variants that also calibrate on whole works scored without themselves.
-LEARNS_WORKS: tuple[str, ...] = ("G",)
-#: The variants that add the impostor shares times the centred evidence,
-#: :math:`f \tilde t` and :math:`b \tilde t` (:func:`length_features`).
-LENGTH_SLOPES: tuple[str, ...] = ("GIm+C×L",)
+_GZ = ("g", "z")
+_GI = ("f", "b")
+_GIM = dict(windowed=True, mean_shares=True)  # GIm: windows, mean shares
+#: Every variant compared by the rules of :mod:`hclib.studies.open_set`,
+#: :mod:`hclib.studies.flat_folders` and :mod:`hclib.studies.outsider_length`.
+OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
+    "A": OutsiderVariant(("g",)), "B": OutsiderVariant(("g", "rho")),
+    "C": OutsiderVariant(_GZ), "D": OutsiderVariant(("g", "rho", "z")),
+    "E": OutsiderVariant(("ell",)), "F": OutsiderVariant(("ell", "log rho")),
+    "G": OutsiderVariant(_GZ, with_length=True, learns_works=True),
+    "GI": OutsiderVariant(_GI), "GI+C": OutsiderVariant(_GI + _GZ),
+    "GIw": OutsiderVariant(_GI, windowed=True),
+    "GIw+C": OutsiderVariant(_GI + _GZ, windowed=True),
+    "GIm": OutsiderVariant(_GI, **_GIM), "GIm+C": OutsiderVariant(_GI + _GZ, **_GIM),
+    "GIc": OutsiderVariant(_GI, items=("chars:3",), **_GIM),
+    "GIc+C": OutsiderVariant(_GI + _GZ, items=("chars:3",), **_GIM),
+    "GIc4+C": OutsiderVariant(_GI + _GZ, items=("chars:4",), **_GIM),
+    "GIwc+C": OutsiderVariant(_GI + _GZ, items=("vocabulary", "chars:3"), **_GIM),
+    "GIm+C+L": OutsiderVariant(_GI + _GZ, with_length=True, **_GIM),
+    "GIm+C×L": OutsiderVariant(_GI + _GZ, with_length=True, length_slopes=True, **_GIM),
+    "GIml+C": OutsiderVariant(_GI + _GZ, matched=True, **_GIM)}
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
 DEFAULT_VARIANT = "GIml+C"
 _CLIP = 20.0
@@ -138,15 +159,21 @@ def _checked(variant: str) -> str:
     return variant
 
 
+def outsider_variant(variant: str = "") -> OutsiderVariant:
+    """The :class:`OutsiderVariant` named ``variant`` (default: :data:`DEFAULT_VARIANT`,
+    read at the call); ValueError for an unknown name."""
+    return OUTSIDER_VARIANTS[_checked(variant)]
+
+
 def uses_impostors(variant: str = "") -> bool:
     """True when ``variant`` (default: :data:`DEFAULT_VARIANT`) has impostor features."""
-    return any(f in IMPOSTOR_FEATURES for f in OUTSIDER_VARIANTS[_checked(variant)])
+    return outsider_variant(variant).uses_impostors
 
 
 def impostor_items(variant: str = "") -> tuple[str, ...]:
     """What the impostor space of ``variant`` (default: :data:`DEFAULT_VARIANT`) counts
-    (:data:`IMPOSTOR_ITEMS`)."""
-    return IMPOSTOR_ITEMS.get(_checked(variant), ("vocabulary",))
+    (:attr:`OutsiderVariant.items`)."""
+    return outsider_variant(variant).items
 
 
 def relative_features(d: ArrayLike, variant: str = "") -> np.ndarray:
@@ -182,7 +209,7 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
     d = np.where(np.isfinite(d), d, np.nan)
     s = np.sort(d, axis=1)  # NaN last
     n = np.isfinite(d).sum(axis=1)
-    out = np.full((d.shape[0], len(OUTSIDER_VARIANTS[variant])), np.nan)
+    out = np.full((d.shape[0], len(OUTSIDER_VARIANTS[variant].features)), np.nan)
     ok = n >= 2
     if not ok.any():
         return out
@@ -199,7 +226,7 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "ell": np.log(np.maximum(d1, tiny) / np.maximum(mean, tiny)),
                 "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny)),
                 "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
-    out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant]])
+    out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant].features])
     return out
 
 
@@ -207,14 +234,15 @@ def length_features(u: ArrayLike, tokens: ArrayLike, span: tuple[float, float],
                     variant: str = "") -> np.ndarray:
     r"""``u`` (rows × the features of ``variant``, default :data:`DEFAULT_VARIANT`) with
     the evidence :math:`t = \log(1 + T)` of ``tokens`` :math:`T`, clipped to ``span``
-    (the calibration rows' range), and, for :data:`LENGTH_SLOPES`, each impostor share
+    (the calibration rows' range), and, where it has length slopes
+    (:attr:`OutsiderVariant.length_slopes`), each impostor share
     times :math:`\tilde t = t - (t_- + t_+)/2`."""
     variant = _checked(variant)
     u = np.atleast_2d(np.asarray(u, dtype=np.float64))
     t = np.clip(np.log1p(np.asarray(tokens, dtype=np.float64)), *span)
     cols = [u, t[:, None]]
-    if variant in LENGTH_SLOPES:
-        names = OUTSIDER_VARIANTS[variant]
+    if OUTSIDER_VARIANTS[variant].length_slopes:
+        names = OUTSIDER_VARIANTS[variant].features
         centred = t - (span[0] + span[1]) / 2
         cols += [u[:, [names.index(f)]] * centred[:, None] for f in IMPOSTOR_FEATURES]
     return np.hstack(cols)
