@@ -75,10 +75,12 @@ class Result:
         raise NotImplementedError
 
     def __repr__(self) -> str:
+        """``<Title: caveats; setting; the first rows>``: the caveats first."""
         setting, rows = self._repr_parts()
         shown = rows[:REPR_ROWS] + ([f"and {len(rows) - REPR_ROWS} more (.to_frame())"]
                                     if len(rows) > REPR_ROWS else [])
-        return f"<{self._title}: {setting}; {'; '.join(shown)}>"
+        first = "".join(f"{line}; " for line in self.caveats())
+        return f"<{self._title}: {first}{setting}; {'; '.join(shown)}>"
 
     def _repr_html_(self) -> str:
         return html_summary(self._title, [*self.caveats(), *self.summary_lines()],

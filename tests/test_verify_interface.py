@@ -433,6 +433,13 @@ def test_no_probability_is_printed_where_the_impostors_are_unlike(folders, pool)
     assert f"{table.loc[first, 'probability']:.3f}" not in rows[str(first)]
     assert rows[str(first)].split()[1] == "no"  # the decision follows the blank
     assert "P(same)" not in repr(unlike).split(str(first))[1].split(";")[0]
+    # print and repr say it first, before the table and the setting
+    assert str(unlike).splitlines()[0] == unlike.caveats()[0]
+    assert unlike.caveats()[0].startswith("NO DECISION on 1 text(s)")
+    assert str(unlike).splitlines()[1:] == unlike.render().splitlines()
+    assert repr(unlike).startswith(f"<Verification: {unlike.caveats()[0]}; method ")
+    if not res.caveats():
+        assert str(res) == res.render() and repr(res).startswith("<Verification: method ")
     assert np.isfinite(unlike.to_frame().loc[first, "probability"])
     assert res.summary_lines()[0].startswith(f"P(same) from the min-max distance, the "
                                              f"P-value and words from {res.method.label}")

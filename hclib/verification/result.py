@@ -370,4 +370,5 @@ class Verification(Result):
         return setting, rows
 
     def __str__(self) -> str:
-        return self.render()
+        """What ``print`` shows: the caveats first, one line each, then the table."""
+        return "\n".join([*self.caveats(), self.render()])
