@@ -57,3 +57,38 @@ def test_the_pool_of_other_problems_leaves_out_the_problem_s_own_authors() -> No
     assert pool == {"p2/c2": ["five"], "p3/c8": ["seven"]}  # "five" once
     assert other_problems(table[table["problem"] != "p3"], "p2") == {"p1/c1": ["one"]}
     assert other_problems(table[table["problem"] == "p1"], "p1") is None
+
+
+def test_split_aucs_by_right_and_wrong_verdicts() -> None:
+    """The AUC over every insider is the accuracy-weighted mix of the AUCs over the right
+    and the wrong verdicts (each outsider-insider pair counted once), and the bound is
+    a + (1 - a) AUC_wrong."""
+    import numpy as np
+    import pandas as pd
+
+    from hclib.studies.open_set import SIGNALS, split_aucs
+    from hclib.studies.scores import UNK
+
+    rng = np.random.default_rng(3)
+    n = 400
+    truth = rng.choice(["a", "b", UNK], size=n, p=[0.3, 0.3, 0.4]).astype(object)
+    author = np.where(rng.random(n) < 0.7, truth, "a")
+    author = np.where(truth == UNK, rng.choice(["a", "b"], size=n), author)
+    out = truth == UNK
+    right = ~out & (author == truth)
+    p = rng.random(n) + 0.6 * out - 0.3 * right  # outsiders high, right verdicts low
+    verdicts = pd.DataFrame({"author": author, "p_outsider": p, "confidence": 1 - p,
+                             "margin": -p, "rank_score": p + rng.random(n)})
+    row = split_aucs(verdicts, truth)
+    a = row["insider accuracy"]
+    assert a == pytest.approx(right.sum() / (~out).sum())
+    for name in SIGNALS:
+        mix = a * row[f"{name} vs right"] + (1 - a) * row[f"{name} vs wrong"]
+        assert row[f"{name} vs all"] == pytest.approx(mix, abs=1e-9), name
+    assert row["p_outsider vs right"] > row["p_outsider vs wrong"] > 0.5
+    assert row["1 - confidence vs all"] == pytest.approx(row["p_outsider vs all"])
+    # brute force: the share of (outsider, right insider) pairs ordered right
+    x, y = p[out], p[right]
+    brute = ((x[:, None] > y[None, :]).mean() + 0.5 * (x[:, None] == y[None, :]).mean())
+    assert row["p_outsider vs right"] == pytest.approx(brute, abs=1e-9)
+    assert row["bound"] == pytest.approx(a + (1 - a) * row["p_outsider vs wrong"])
