@@ -126,7 +126,8 @@ _GZ = ("g", "z")
 _GI = ("f", "b")
 _GIM = dict(windowed=True, mean_shares=True)  # GIm: windows, mean shares
 #: Every variant compared by the rules of :mod:`hclib.studies.open_set`,
-#: :mod:`hclib.studies.flat_folders` and :mod:`hclib.studies.outsider_length`.
+#: :mod:`hclib.studies.flat_folders`, :mod:`hclib.studies.outsider_length` and
+#: :mod:`hclib.studies.outsider_margin`.
 OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
     "A": OutsiderVariant(("g",)), "B": OutsiderVariant(("g", "rho")),
     "C": OutsiderVariant(_GZ), "D": OutsiderVariant(("g", "rho", "z")),
@@ -142,7 +143,9 @@ OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
     "GIwc+C": OutsiderVariant(_GI + _GZ, items=("vocabulary", "chars:3"), **_GIM),
     "GIm+C+L": OutsiderVariant(_GI + _GZ, with_length=True, **_GIM),
     "GIm+C×L": OutsiderVariant(_GI + _GZ, with_length=True, length_slopes=True, **_GIM),
-    "GIml+C": OutsiderVariant(_GI + _GZ, matched=True, **_GIM)}
+    "GIml+C": OutsiderVariant(_GI + _GZ, matched=True, **_GIM),
+    "GIml+D": OutsiderVariant(_GI + ("g", "rho", "z"), matched=True, **_GIM),
+    "GIml+CE": OutsiderVariant(_GI + _GZ + ("ell",), matched=True, **_GIM)}
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
 DEFAULT_VARIANT = "GIml+C"
 _CLIP = 20.0
