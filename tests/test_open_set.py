@@ -92,3 +92,29 @@ def test_split_aucs_by_right_and_wrong_verdicts() -> None:
     brute = ((x[:, None] > y[None, :]).mean() + 0.5 * (x[:, None] == y[None, :]).mean())
     assert row["p_outsider vs right"] == pytest.approx(brute, abs=1e-9)
     assert row["bound"] == pytest.approx(a + (1 - a) * row["p_outsider vs wrong"])
+
+
+def test_the_eleventh_rule_reads_its_guards() -> None:
+    """outsider_margin.chosen: the default unless a variant gains more than 0.01 of
+    training AUC with every guard held; among several, the first within 0.01 of the
+    best."""
+    import pandas as pd
+
+    from hclib.calibration import outsider
+    from hclib.studies.outsider_margin import VARIANTS, chosen
+
+    assert all(v in outsider.OUTSIDER_VARIANTS for v in VARIANTS)
+    ok = {"work share": 0.0, "flat share": 0.0, "Collins pieces flagged": 6,
+          "Collins whole": 0.7, "right third novels rejected": 1, "short share": 0.17}
+    table = pd.DataFrame({v: dict(ok, **{"train AUC all": 0.68}) for v in VARIANTS}).T
+    assert chosen(table) == "GIml+C"  # no gain
+    table.loc["GIml+CE", "train AUC all"] = 0.70
+    assert chosen(table) == "GIml+CE"
+    table.loc["GIml+D", "train AUC all"] = 0.695  # within 0.01 of the best: listed first
+    assert chosen(table) == "GIml+D"
+    for guard, bad in (("work share", 0.06), ("flat share", 0.2),
+                       ("Collins pieces flagged", 3), ("Collins whole", 0.4),
+                       ("right third novels rejected", 2), ("short share", 0.2)):
+        worse = table.copy()
+        worse.loc[["GIml+D", "GIml+CE"], guard] = bad
+        assert chosen(worse) == "GIml+C", guard

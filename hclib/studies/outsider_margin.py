@@ -22,7 +22,8 @@ feature added, every other part as GIml+C): GIml+D, :math:`(f, b, g, \rho, z)`; 
 **Checks** (:func:`margin_variants`, each on every variant, in one code):
 
 1. PAN 2018 *training* problems, seeds 0, 1, 2
-   (:func:`~hclib.studies.open_set.outsider_ceiling`): ROC AUC of ``p_outsider`` for an outsider's text;
+   (:func:`~hclib.studies.open_set.outsider_ceiling`): ROC AUC of ``p_outsider`` for an
+   outsider's text;
 2. the Gutenberg folds in work folders (:func:`hclib.studies.your_texts.gutenberg_expected`,
    skips 0 and 12, no outsider): the mean estimated share;
 3. flat folders (:func:`hclib.studies.your_texts.gutenberg_flat`, skips 0 and 12, pieces
