@@ -42,6 +42,27 @@ both qualify, the larger check-1 AUC wins; within 0.01, GIml+D (listed first). R
 for every variant besides: the test problems' AUC, the split AUCs against the right and
 the wrong verdicts, and the macro-F1 of ``reject=0.5, reject_by="outsider"`` over the 18
 runs (:func:`hclib.studies.open_set.pan_open_set`).
+
+**Result** (``python -m hclib.studies.outsider_margin``, 61-63 s per variant on two
+shared cores). PAN 2018 ROC AUC of ``p_outsider``, train / test, against every insider
+(against the right verdicts; the wrong ones); macro-F1 of ``reject_by="outsider"`` (closed
+set 0.425); shares in work folders, flat folders and the 250-word check; the novels:
+
+* GIml+C (rerun): 0.681 / 0.562 (0.718 / 0.610; 0.620 / 0.473); 0.419; 0, 0, 17.9 %;
+  Collins 6 of 6 pieces, whole 0.64; Trollope's right whole novel and Yonge's wrong one
+  rejected;
+* GIml+D: 0.670 / 0.611 (0.715 / 0.666; 0.597 / 0.508); 0.411; 0, 0, 28.1 %; Collins 1
+  of 6, whole 0.13; no whole novel rejected;
+* GIml+CE: 0.646 / 0.602 (0.692 / 0.657; 0.570 / 0.500); 0.412; 0, 0, 24.2 %; Collins 0
+  of 6, whole 0.03; no whole novel rejected.
+
+**GIml+C stays**: neither variant gains training AUC (both lose 0.011 and 0.035), and
+both lose Collins and raise the short check's share. On the test problems both gain 0.04-0.05
+AUC against every insider, as the ceiling suggested (against the right verdicts 0.610 →
+0.666), but the ratio that carries the margin also makes Collins's pieces, nearest Hardy
+by a clear margin, read as Hardy's: on the novels the margin between two candidates says
+"by the nearer one" for an outsider who writes like one candidate. No variant here nears
+the 0.75 target.
 """
 
 from __future__ import annotations
