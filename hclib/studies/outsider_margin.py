@@ -59,9 +59,9 @@ set 0.425); shares in work folders, flat folders and the 250-word check; the nov
 **GIml+C stays**: neither variant gains training AUC (both lose 0.011 and 0.035), and
 both lose Collins and raise the short check's share. On the test problems both gain 0.04-0.05
 AUC against every insider, as the ceiling suggested (against the right verdicts 0.610 →
-0.666), but the ratio that carries the margin also makes Collins's pieces, nearest Hardy
-by a clear margin, read as Hardy's: on the novels the margin between two candidates says
-"by the nearer one" for an outsider who writes like one candidate. No variant here nears
+0.666), but on the novels they stop flagging the outsider: Collins's pieces go to
+Hardy, Trollope and Dickens with low confidence (0.20-0.83 under GIml+C), and what in the
+added ratio moves their ``p_outsider`` below 0.5 was not analysed here. No variant here nears
 the 0.75 target.
 """
 
