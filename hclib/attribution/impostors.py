@@ -64,9 +64,9 @@ outsider row has impostors even with two candidates (then :math:`I` is empty and
 alone is the impostor side), and a text can be compared with other authors' texts of its
 own kind. Without a pool nothing changes.
 
-The space counts the attribution's vocabulary; under a variant of
-:data:`hclib.calibration.outsider.IMPOSTOR_ITEMS` it counts character n-grams of the raw
-texts instead (:mod:`hclib.attribution.impostor_items`; the space keeps every known
+The space counts the attribution's vocabulary; under a variant whose ``items``
+(:class:`hclib.calibration.outsider.OutsiderVariant`) are others it counts character
+n-grams of the raw texts instead (:mod:`hclib.attribution.impostor_items`; the space keeps every known
 text's counts in them, ``items``, and reads an excerpt of a known text as those counts
 thinned at the excerpt's share of its tokens).
 """
