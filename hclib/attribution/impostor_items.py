@@ -2,9 +2,9 @@ r"""What the impostor score counts: the items of its space (issue 41, the sixth 
 :mod:`hclib.studies.open_set`).
 
 By default the impostor space of :mod:`hclib.attribution.impostors` counts the items of
-the attribution's vocabulary (its words). Under the variants of
-``items`` (:class:`hclib.calibration.outsider.OutsiderVariant`) it counts, in blocks
-concatenated into one count vector,
+the attribution's vocabulary (its words). Under a variant whose ``items``
+(:class:`hclib.calibration.outsider.OutsiderVariant`) name other blocks it counts, in
+blocks concatenated into one count vector,
 
 * ``"vocabulary"``: the attribution's vocabulary, in its feature set;
 * ``"chars:n"``: the :math:`N` most frequent character n-grams of the *known* texts
