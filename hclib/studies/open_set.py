@@ -338,8 +338,8 @@ from hclib.calibration.metrics import auc
 
 from .scores import UNK, accuracy, macro_f1
 
-__all__ = ["RULES", "SIGNALS", "hold_out", "other_problems", "outsider_ceiling",
-           "outsider_signals", "pan_open_set", "split_aucs"]
+__all__ = ["RULES", "SIGNALS", "held_out_runs", "hold_out", "other_problems",
+           "outsider_ceiling", "outsider_signals", "pan_open_set", "split_aucs"]
 
 #: The answers compared, each name with its (reject, reject_by) or ``None`` for the
 #: closed-set answer.
@@ -359,8 +359,9 @@ def hold_out(candidates: list[str], seed: int, share: float = 1 / 3) -> list[str
     return sorted(rng.choice(sorted(candidates), size=k, replace=False).tolist())
 
 
-def _runs(collections: tuple[str, ...], seeds: tuple[int, ...], pool: bool = False,
-          **options: Any) -> Iterator[tuple[str, int, list[str], set[str], np.ndarray, Any]]:
+def held_out_runs(collections: tuple[str, ...], seeds: tuple[int, ...], pool: bool = False,
+                  **options: Any
+                  ) -> Iterator[tuple[str, int, list[str], set[str], np.ndarray, Any]]:
     """Each problem and seed: (problem, seed, remaining candidates, outsiders, truth, the
     closed-set attribution); with ``pool`` the impostors are the known texts of the other
     problems of the collection (:func:`other_problems`)."""
@@ -408,9 +409,10 @@ def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
                  ) -> pd.DataFrame:
     """One row per problem, seed and rule: macro-F1, accuracy, the share of texts by an
     outsider and the share of answers ``<UNK>`` (module docstring); ``pool``: the other
-    problems' known texts as impostors (``_runs``)."""
+    problems' known texts as impostors (:func:`held_out_runs`)."""
     rows = []
-    for problem, seed, known, out, truth, res in _runs(collections, seeds, pool, **options):
+    for problem, seed, known, out, truth, res in held_out_runs(collections, seeds, pool,
+                                                               **options):
         for rule, reject in RULES.items():
             answer = res if reject is None else res.with_reject(*reject)
             pred = answer.prediction.to_numpy().astype(object)
@@ -438,7 +440,7 @@ def outsider_signals(collections: tuple[str, ...] = ("train", "test"),
     ROC AUC of each signal over every verdict pooled, ties 1/2; the estimated share of
     outsiders of each run)."""
     frames, shares = [], {}
-    for problem, seed, _, _, truth, res in _runs(collections, seeds, pool, **options):
+    for problem, seed, _, _, truth, res in held_out_runs(collections, seeds, pool, **options):
         frames.append(res.verdicts.assign(outsider=truth == UNK))
         shares[f"{problem} seed {seed}"] = res.expected_accuracy.outsiders
     v = pd.concat(frames)
@@ -475,13 +477,15 @@ def split_aucs(verdicts: pd.DataFrame, truth: np.ndarray) -> dict[str, float]:
 
 
 def outsider_ceiling(collections: tuple[str, ...] = ("train", "test"),
-                     seeds: tuple[int, ...] = (0, 1, 2), **options: Any) -> pd.DataFrame:
+                     seeds: tuple[int, ...] = (0, 1, 2), pool: bool = False,
+                     **options: Any) -> pd.DataFrame:
     """:func:`split_aucs` of each collection, the verdicts of the runs of
-    :func:`pan_open_set` pooled (``options`` go to :func:`hclib.attribute`)."""
+    :func:`pan_open_set` pooled (``pool`` as there; ``options`` go to
+    :func:`hclib.attribute`)."""
     rows = {}
     for collection in collections:
         frames, truths = [], []
-        for *_, truth, res in _runs((collection,), seeds, **options):
+        for *_, truth, res in held_out_runs((collection,), seeds, pool, **options):
             frames.append(res.verdicts)
             truths.append(truth)
         rows[collection] = split_aucs(pd.concat(frames), np.concatenate(truths))
