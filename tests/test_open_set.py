@@ -118,3 +118,20 @@ def test_the_eleventh_rule_reads_its_guards() -> None:
         worse = table.copy()
         worse.loc[["GIml+D", "GIml+CE"], guard] = bad
         assert chosen(worse) == "GIml+C", guard
+
+
+def test_the_options_table_on_one_draw() -> None:
+    """outsider_options.options_table: a row per part and both; the pooled part holds
+    every run of the two (its share and F1 their run-weighted means), each F1 a share."""
+    from hclib.studies.outsider_options import options_table
+
+    table = options_table(seeds=(3,), configs={"words": (False, {})}).set_index("part")
+    assert list(table.index) == ["train", "test", "both"]
+    assert table.loc["both", "runs"] == table.loc["train", "runs"] + table.loc["test", "runs"]
+    assert table.loc["both", "texts"] == table.loc["train", "texts"] + table.loc["test", "texts"]
+    runs = table.loc[["train", "test"], "runs"].to_numpy(float)
+    for c in ("share", "F1 closed", "F1 outsider"):
+        mixed = (table.loc[["train", "test"], c].to_numpy() * runs).sum() / runs.sum()
+        assert table.loc["both", c] == pytest.approx(mixed), c
+    for c in ("F1 closed", "F1 outsider", "share"):
+        assert ((table[c] >= 0) & (table[c] <= 1)).all(), c
