@@ -47,7 +47,7 @@ rejection by outsider, both parts:
 * ``chars:3`` and the pool: 0.579 / 0.694 (0.765, 0.516); 0.402; 0.493 against 0.492.
 
 **Not confirmed**: ``chars:3`` and the pool reach 0.58 / 0.69 on the new draws, not 0.75
-on both parts, and no configuration gains macro-F1 by rejecting; no claim is made and no
+on both parts, and none gains more than 0.001 of macro-F1 by rejecting; no claim and no
 advice added. What the rerun shows instead is how much the draw of the candidates held
 out moves these AUCs: the default's test AUC is 0.562 on seeds 0-2 and 0.651 on seeds
 3-5, ``chars:3`` with the pool 0.751 and 0.694, on the same texts. Eighteen runs of six
