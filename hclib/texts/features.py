@@ -51,7 +51,8 @@ about 19 MB per MB of text for ``words``, 49 for ``words:1-3``, 200 for ``words:
 for ``chars:3`` and 860 for ``chars:1-10``. Before building them, :meth:`Features.grams`
 estimates that memory from the number of items the spec produces (``len - n + 1`` for each
 order ``n``, from the count of tokens or characters) and their length
-(:meth:`Features.memory_estimate`), and refuses a text whose n-grams would take more than
+(:meth:`Features.memory_estimate`; for ``words+chars`` both blocks: the n-grams, one
+character longer for the tag, and the words, counted in the text), and refuses a text whose n-grams would take more than
 :data:`MAX_FEATURE_BYTES` (2 GiB; the default ``words`` of a 64 MiB text needs about 1.1 GiB)
 with a ``ValueError`` giving the estimate and the limit. Set
 ``hclib.texts.features.MAX_FEATURE_BYTES`` to change the limit.
