@@ -128,3 +128,16 @@ def test_the_default_pool_is_cached_per_feature_set():
     except DataNotFoundError:
         pytest.skip("no Gutenberg manifest")
     assert len(set(paths.values())) == 3
+
+
+def test_the_study_stored_a_pooled_model_for_both_blocks():
+    from hclib.studies import verification_study as study
+    from hclib.verification import model as vm
+
+    assert ("minmax", SPEC) in study.CONFIGS
+    model = vm.pooled_model("minmax", SPEC)
+    assert model is not None and "training parts" in model.provenance["fitted_on"]
+    table = study.load()[1]
+    names = {f"relative minmax {SPEC}{tail}" for tail in ("", ", pooled", ", train",
+                                                         ", raw score")}
+    assert names <= set(table["variant"])
