@@ -173,3 +173,103 @@ def test_the_memory_limit_counts_every_text_of_a_call(monkeypatch):
     result = hclib.attribute(known, [text(400)], features="words:1-2", vocabulary=20,
                              progress=False)
     assert len(result.verdicts) == 1
+
+
+# ------------------------------------------------------------------ words+chars
+
+
+def _blocks(items: list[str]) -> tuple[list[str], list[str]]:
+    """(the words, the character n-grams without their tag) of words+chars items."""
+    from hclib.texts.features import CHAR_TAG
+
+    words = [w for w in items if not w.startswith(CHAR_TAG)]
+    grams = [w[len(CHAR_TAG):] for w in items if w.startswith(CHAR_TAG)]
+    return words, grams
+
+
+@given(texts, st.sampled_from(["3", "1-3", "2,4"]))
+def test_words_chars_holds_both_blocks_tagged(text: str, orders: str) -> None:
+    """The words block is tokenize, the n-gram block is chars:ORDERS, tagged: as multisets."""
+    both = parse_features(f"words+chars:{orders}").items(text)
+    words, grams = _blocks(both)
+    assert words == tokenize(text)  # in text order
+    assert sorted(grams) == sorted(parse_features(f"chars:{orders}").items(text))
+    assert len(both) == len(words) + len(grams)
+
+
+def test_words_chars_tag_keeps_a_word_from_a_three_gram() -> None:
+    text = "the cat the dog"
+    items = parse_features("words+chars:3").items(text)
+    # "the" is a word twice and a 3-gram twice ("#the"); "cat" once each; never merged
+    assert items.count("the") == 2 and items.count("#the") == 2
+    assert items.count("cat") == 1 and items.count("#cat") == 1
+    assert all(w.startswith("#") or w.isalpha() for w in items)
+    # no tagged item is ever a word: a word holds letters and apostrophes only
+    assert not set(tokenize(TEXT)) & {w for w in parse_features("words+chars:1").items(TEXT)
+                                      if w.startswith("#")}
+
+
+def test_words_chars_items_are_in_text_order() -> None:
+    """Each word sits just before the n-grams starting at its first letter, so the first half
+    of the items is the first half of the text, with both blocks."""
+    text = "aaa bbb ccc ddd"
+    items = parse_features("words+chars:3").items(text)
+    assert items[:4] == ["aaa", "#aaa", "#aa ", "#a b"]
+    assert items.index("ccc") == items.index("#ccc") - 1
+    assert items.index("bbb") < items.index("#bbb") < items.index("ccc")
+    half = items[: len(items) // 2]
+    assert "aaa" in half and "#aaa" in half and "ddd" not in half
+    # tokens are the characters, and grams of them give the same items (rolling windows)
+    f = parse_features("words+chars:3")
+    assert f.tokens(text) == list(text) and f.grams(f.tokens(text)) == items
+    assert f.by_character and not parse_features("words").by_character
+
+
+@pytest.mark.parametrize(("spec", "orders"), [("words+chars:3", (3,)),
+                                              ("Words+Chars:1-3", (1, 2, 3)),
+                                              ("words+chars:2,4", (2, 4))])
+def test_words_chars_spec_round_trips(spec: str, orders: tuple[int, ...]) -> None:
+    f = parse_features(spec)
+    assert (f.kind, f.orders) == ("words+chars", orders)
+    assert parse_features(str(f)) == f
+    assert str(Features("words+chars", (1,))) == "words+chars:1"  # the order is always said
+
+
+@pytest.mark.parametrize(("spec", "message"),
+                         [("words+chars", r"need an order, e\.g\. 'words\+chars:3'"),
+                          ("words+chars:11", "go up to 10"), ("words+chars:0", "positive"),
+                          ("words+chars:x", "orders must look like"),
+                          ("chars+words:3", "unknown features")])
+def test_words_chars_bad_specs_raise(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_features(spec)
+
+
+def test_words_chars_memory_counts_both_blocks(monkeypatch) -> None:
+    import tracemalloc
+
+    from hclib.texts import features
+
+    text = "The quick brown fox jumps over the lazy dog; Madison wrote No. 10. " * 1500
+    both, chars = parse_features("words+chars:3"), parse_features("chars:3")
+    words = parse_features("words")
+    estimate = both.memory_estimate(features._chars_text(text))
+    parts = chars.memory_estimate(features._chars_text(text)) + \
+        words.memory_estimate(tokenize(text))
+    # the n-grams are one character longer (the tag); the words block is words' estimate
+    # without the spaces of the token list's join
+    assert parts < estimate < 1.2 * parts
+    tracemalloc.start()
+    items = both.items(text)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert held < estimate < 3 * held, (held, estimate)
+    # refused above the limit, counting both blocks: a limit between chars:3's need and the
+    # combined need refuses words+chars:3 only
+    alone = chars.memory_estimate(features._chars_text(text))
+    monkeypatch.setattr(features, "MAX_FEATURE_BYTES", (alone + estimate) // 2)
+    assert chars.items(text)
+    n = len(items)
+    with pytest.raises(ValueError, match=rf"features 'words\+chars:3': the {n:,} n-grams of "
+                                         r"a text of [\d,]+ characters would take about"):
+        both.items(text)

@@ -49,8 +49,8 @@ def _epilog() -> str:
 methods (--method):
 {_METHODS_HELP}
 
-features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3; orders up
-to {MAX_ORDER}):
+features (--features KIND[:ORDERS], e.g. words, words:1-2, words+punct:1-3, chars:3,
+words+chars:3; orders up to {MAX_ORDER}):
 {_FEATURES_HELP}
 
 the table's columns:

@@ -82,7 +82,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "model of the development sets) or pseudo (the problem's own "
                         "pseudo-problems); default pooled where it fits, else pseudo")
     p.add_argument("--features", default="words", metavar="SPEC",
-                   help="feature set, e.g. words, words:1-2, chars:3 (default words)")
+                   help="feature set, e.g. words, words:1-2, chars:3, words+chars:3 "
+                        "(default words)")
     p.add_argument("--band", type=float, default=None, metavar="B",
                    help=f"no decision when |probability - 0.5| <= B (default {BAND}, or the "
                         "band chosen on --train)")

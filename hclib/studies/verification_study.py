@@ -10,7 +10,8 @@ Every variant answers every problem with a same-author probability (or a score i
 
 **Variants** (:func:`variants`), for each configuration of :data:`CONFIGS` (the five
 distances of ``DISTANCES`` with words; character 3-grams only with the two distances that
-led the earlier 12-problem run, χ² and min–max, to keep the run affordable):
+led the earlier 12-problem run, χ² and min–max, to keep the run affordable; words and
+character 3-grams together, ``words+chars:3``, with min–max only, added later: see below):
 
 * ``relative DISTANCE FEATURES``: :func:`hclib.verify` untrained, ``calibration="pseudo"``:
   the impostor-relative score (:mod:`hclib.verification.relative`: 100 random halves of
@@ -65,6 +66,41 @@ by the rule. Targets on the test parts of (a)–(c) and the Federalist: the defa
 ``General Impostors`` and ``HC probability (before)`` in AUC on each set, with
 :math:`C_{llr} < 1`; ``train=`` leaves fewer than 20 % of the answers
 non-answers on every test part.
+
+**Both feature kinds together** (issue 41, item 1), added after the run above with
+:data:`SELECTION_RULE` unchanged and written and committed before the new run: the
+configuration ``("minmax", "words+chars:3")`` (:mod:`hclib.texts.features`: the word
+unigrams and the tagged character 3-grams in one list; the relative vocabulary takes half
+its items from each block, :func:`hclib.verification.relative.relative_vocabulary`),
+with its four variants (pseudo, pooled, train, raw score). The hypothesis: on the stored
+run the character 3-grams won on the test parts (pooled AUC essays .820, novels .778,
+pairs .809 against words' .735 / .708 / .692) but lost on the novels' training part,
+whose excerpts are short (.507 against .712), so the rule ranked words first; both
+together might hold up on both. Only min–max, the distance of the current default and
+the best with character 3-grams on the training parts; χ² was left out to keep the run
+affordable. The whole study is run again (every variant, same problems and seeds). If
+the rule ranks ``relative minmax words+chars:3`` or its pooled variant first, it
+replaces the default: ``DEFAULT_DISTANCE`` stays ``"minmax"``, the default features of
+:func:`hclib.verify` and of ``hclib verify --features`` become ``"words+chars:3"``, and
+``DEFAULT_CALIBRATION`` becomes the winner's (``"pooled"`` or ``"pseudo"``), with the
+pooled model of ``minmax words+chars:3`` stored in ``POOLED_FILE``. Otherwise the default
+stays, and the new variants' numbers are recorded here and in ``TABLE_FILE``.
+
+*Result* (the rerun: 791 s, every earlier variant's measures reproduced exactly): the
+rule still ranks ``relative minmax words, pooled`` first (mean training AUC 0.773,
+mean :math:`C_{llr}` 0.869); the default stays. ``relative minmax words+chars:3,
+pooled`` is fifth among the candidates (0.732, 0.885; after fisher words pooled 0.745,
+χ² words pooled 0.740, minmax words pseudo 0.735), its pseudo variant 0.697 (0.890). On
+the training parts the combination did not hold up on the short novels: pooled AUC
+essays / novels / pairs .820 / .575 / .800 (words .865 / .713 / .743, chars:3 .804 /
+.507 / .835). On the test parts (essays / Federalist / novels / pairs), pooled: AUC
+.757 / .629 / .815 / .825, :math:`C_{llr}` .844 / 1.037 / .865 / .852; pseudo: AUC .705 /
+.645 / .815 / .775, :math:`C_{llr}` .899 / 1.032 / .898 / .896; ``train``: AUC .740 /
+.713 / .823 / .760; raw score AUC .785 / .728 / .759 / .804 (the default's pooled AUC
+.735 / .725 / .708 / .693, :math:`C_{llr}` .865 / .884 / .889 / .862). Better than
+words on the test parts of novels and pairs, worse on the Federalist, where its
+probability costs more than none (:math:`C_{llr}` above 1): the test parts are not what
+the rule reads, and with 40 problems a set's AUC has a standard error near 0.05–0.07.
 
 **The stored run** has :data:`N_PROBLEMS` problems per set and part (:func:`main`'s
 ``n``; PAN 2018 has 75 English authors and the Gutenberg collection 55, split in halves,
@@ -149,7 +185,8 @@ class Variant:
 DISTANCES = ("minmax", "hc_dagger", "fisher", "chi2", "cosine")
 #: The (distance, features) configurations of the relative score compared.
 CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
-                                                    ("minmax", "chars:3"))
+                                                    ("minmax", "chars:3"),
+                                                    ("minmax", "words+chars:3"))
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 _JOBS = 2
 

@@ -26,9 +26,19 @@ table. It is written as a spec string ``KIND[:ORDERS]`` and parsed in one place,
     (a single line break too) replaced by one space; n-grams span word boundaries,
     punctuation and digits. (scikit-learn's ``analyzer="char"``, used by the PAN baseline,
     collapses only runs of two or more white-space characters and does not normalise.)
+``words+chars``
+    Both blocks in one list: the word unigrams of ``words`` (untagged, exactly
+    ``tokenize(text)``) and the character n-grams of ``chars:ORDERS``, each prefixed by
+    :data:`CHAR_TAG` (``"#"``), so ``"#the"`` is the 3-gram and ``"the"`` the word: a word
+    holds letters and apostrophes only, so it never collides with a tagged n-gram. The
+    orders are those of the character block (``words+chars:3``; required); the words are
+    always unigrams. The items are in text order: each word just before the n-grams that
+    start at its first letter, so a window or half of the items (the relative score's
+    windows, one known text's halves) holds both blocks of one stretch of the text.
+    ``tokens`` are the characters, as for ``chars``.
 
 ``ORDERS`` gives the n-gram orders: ``3`` or ``1-3`` or ``1,3`` (default ``1``; for ``chars``
-an order is required, e.g. ``chars:3``). For the word kinds, an n-gram is ``n`` consecutive
+and ``words+chars`` an order is required, e.g. ``chars:3``). For the word kinds, an n-gram is ``n`` consecutive
 tokens joined by one space, and all orders are pooled in one list, order by order
 (``words:1-3`` = unigrams, then bigrams, then trigrams). So ``"words+punct:1-3"`` is the
 paper's PAN feature set without its cleaning steps. Orders are bounded by
@@ -41,7 +51,8 @@ about 19 MB per MB of text for ``words``, 49 for ``words:1-3``, 200 for ``words:
 for ``chars:3`` and 860 for ``chars:1-10``. Before building them, :meth:`Features.grams`
 estimates that memory from the number of items the spec produces (``len - n + 1`` for each
 order ``n``, from the count of tokens or characters) and their length
-(:meth:`Features.memory_estimate`), and refuses a text whose n-grams would take more than
+(:meth:`Features.memory_estimate`; for ``words+chars`` both blocks: the n-grams, one
+character longer for the tag, and the words, counted in the text), and refuses a text whose n-grams would take more than
 :data:`MAX_FEATURE_BYTES` (2 GiB; the default ``words`` of a 64 MiB text needs about 1.1 GiB)
 with a ``ValueError`` giving the estimate and the limit. Set
 ``hclib.texts.features.MAX_FEATURE_BYTES`` to change the limit.
@@ -59,9 +70,9 @@ from typing import Literal
 import numpy as np
 from tqdm import tqdm
 
-from .tokens import _normalise, ngrams, tokenize
+from .tokens import _TOKEN_RE, _normalise, ngrams, tokenize
 
-__all__ = ["KINDS", "MAX_FEATURE_BYTES", "MAX_ORDER", "PAPER_TOKEN_PATTERN", "Features",
+__all__ = ["CHAR_TAG", "KINDS", "MAX_FEATURE_BYTES", "MAX_ORDER", "PAPER_TOKEN_PATTERN", "Features",
            "parse_features", "char_ngram_counts"]
 
 #: The largest n-gram order a feature set may use (module docstring).
@@ -74,14 +85,19 @@ MAX_FEATURE_BYTES = 2 * 2**30
 # estimate is within about 20 % of it for words, words:1-3, words:1-10, chars:3, chars:1-10.
 _ITEM_BYTES = 96
 
-Kind = Literal["words", "words+punct", "paper-tokens", "chars"]
+Kind = Literal["words", "words+punct", "paper-tokens", "chars", "words+chars"]
 #: The feature kinds, with a one-line description each (the module docstring gives the rules).
 KINDS: dict[str, str] = {
     "words": "words (letters, lower-cased; hclib.texts.tokens.tokenize)",
     "words+punct": "words and the punctuation marks . ! ? % ( ) ; , : - \" ` as tokens",
     "paper-tokens": "the paper's 2019 PAN token pattern, exactly (two-letter words, 'a', marks)",
     "chars": "character n-grams (case kept, white space collapsed)",
+    "words+chars": "words and character n-grams ('#' before each n-gram), in text order",
 }
+#: The prefix of every character n-gram of kind ``words+chars`` (module docstring).
+CHAR_TAG = "#"
+# The kinds whose tokens are the text's characters (and whose spec needs an order).
+_BY_CHARACTER = ("chars", "words+chars")
 
 #: The token pattern of the paper's 2019 PAN code (applied to the lower-cased text).
 PAPER_TOKEN_PATTERN = r"\b\w\w+\b|[a\.!?%\(\);,:\-\"\`]"
@@ -133,14 +149,19 @@ class Features:
     def __str__(self) -> str:
         """The spec string, e.g. ``"words+punct:1-3"`` (round-trips through parse_features)."""
         o = self.orders
-        if o == (1,) and self.kind != "chars":
+        if o == (1,) and not self.by_character:
             return self.kind
         if o == tuple(range(o[0], o[-1] + 1)) and len(o) > 1:
             return f"{self.kind}:{o[0]}-{o[-1]}"
         return f"{self.kind}:{','.join(map(str, o))}"
 
+    @property
+    def by_character(self) -> bool:
+        """Whether the tokens are the text's characters (``chars``, ``words+chars``)."""
+        return self.kind in _BY_CHARACTER
+
     def tokens(self, text: str) -> list[str]:
-        """The unigram tokens of ``text`` (characters for ``chars``)."""
+        """The unigram tokens of ``text`` (characters for ``chars`` and ``words+chars``)."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         if self.kind == "words":
@@ -162,7 +183,7 @@ class Features:
         ``used``: bytes that the n-grams of other texts, kept alongside, already take; they
         count against :data:`MAX_FEATURE_BYTES` too.
         """
-        if self.kind == "chars":
+        if self.by_character:
             return self._char_grams("".join(tokens), used)
         self._check_memory(tokens, used)
         if len(self.orders) == 1:  # one order: no pooling copy
@@ -172,7 +193,7 @@ class Features:
     def items(self, text: str, used: int = 0) -> list[str]:
         """The items of ``text`` that are counted: the n-grams of its tokens (``used`` as in
         :meth:`grams`)."""
-        if self.kind == "chars":  # no list of characters first
+        if self.by_character:  # no list of characters first
             if not isinstance(text, str):
                 raise TypeError(f"text must be a str, got {type(text).__name__}")
             return self._char_grams(_chars_text(text), used)
@@ -180,10 +201,13 @@ class Features:
 
     def _char_grams(self, chars: str, used: int = 0) -> list[str]:
         self._check_memory(chars, used)
-        return [chars[i : i + n] for n in self.orders for i in range(len(chars) - n + 1)]
+        if self.kind == "chars":
+            return [chars[i : i + n] for n in self.orders for i in range(len(chars) - n + 1)]
+        return _both_blocks(chars, self.orders)
 
     def item_count(self, n_tokens: int) -> int:
-        """How many items ``n_tokens`` tokens (characters for ``chars``) give."""
+        """How many items ``n_tokens`` tokens (characters for ``chars``) give (for
+        ``words+chars``: the character n-grams only; the words are counted in the text)."""
         return sum(max(n_tokens - n + 1, 0) for n in self.orders)
 
     def memory_estimate(self, tokens: Sequence[str] | str) -> int:
@@ -191,17 +215,33 @@ class Features:
         they are counted, estimated without building them (module docstring)."""
         return self._estimate(tokens, _width(tokens))
 
-    def _estimate(self, tokens: Sequence[str] | str, width: int) -> int:
-        """The estimate for ``width`` bytes per character (1, 2 or 4, as Python stores it)."""
+    def _estimate(self, tokens: Sequence[str] | str, width: int, bound: bool = False) -> int:
+        """The estimate for ``width`` bytes per character (1, 2 or 4, as Python stores it);
+        ``bound``: for ``words+chars``, an upper bound that does not look for the words."""
         count = len(tokens)
         if count == 0:
             return 0
         # an n-gram has n characters, or n tokens of the mean length and n - 1 spaces
         chars = count if isinstance(tokens, str) else len("".join(tokens))
-        mean = 1.0 if self.kind == "chars" else chars / count
-        sep = 0 if self.kind == "chars" else 1
-        return int(sum(max(count - n + 1, 0) * (_ITEM_BYTES + width * (n * mean + (n - 1) * sep))
-                       for n in self.orders))
+        mean = 1.0 if self.by_character else chars / count
+        sep = 0 if self.by_character else 1
+        tag = len(CHAR_TAG) if self.kind == "words+chars" else 0
+        grams = int(sum(max(count - n + 1, 0)
+                        * (_ITEM_BYTES + width * (n * mean + (n - 1) * sep + tag))
+                        for n in self.orders))
+        if self.kind != "words+chars":
+            return grams
+        # the words block: at most one word per two characters, or counted in the text
+        words, letters = ((count + 1) // 2, count) if bound else _word_stats(
+            tokens if isinstance(tokens, str) else "".join(tokens))
+        return grams + int(words * _ITEM_BYTES + width * letters)
+
+    def _items_of(self, tokens: Sequence[str] | str) -> int:
+        """How many items ``tokens`` give (both blocks for ``words+chars``)."""
+        n = self.item_count(len(tokens))
+        if self.kind == "words+chars":
+            n += _word_stats(tokens if isinstance(tokens, str) else "".join(tokens))[0]
+        return n
 
     def items_bytes(self, items: Sequence[str]) -> int:
         """Bytes that built ``items`` take while they are counted, by the same estimate
@@ -214,18 +254,50 @@ class Features:
         """ValueError, with the estimate and the limit, for n-grams that with ``used`` bytes
         of other texts' n-grams would pass MAX_FEATURE_BYTES."""
         limit = MAX_FEATURE_BYTES
-        if used + self._estimate(tokens, 4) <= limit:  # under even at 4 bytes a character
+        if used + self._estimate(tokens, 4, bound=True) <= limit:  # under at 4 bytes a char
             return
         estimate = self.memory_estimate(tokens)
         if used + estimate > limit:
-            unit = "characters" if self.kind == "chars" else "tokens"
+            unit = "characters" if self.by_character else "tokens"
             others = (f" on top of {_gib(used)} for the texts before it" if used else "")
             raise ValueError(
-                f"features {str(self)!r}: the {self.item_count(len(tokens)):,} n-grams of a text "
+                f"features {str(self)!r}: the {self._items_of(tokens):,} n-grams of a text "
                 f"of {len(tokens):,} {unit} would take about {_gib(estimate)} of memory"
                 f"{others}, more than the limit of {_gib(limit)} "
                 "(hclib.texts.features.MAX_FEATURE_BYTES): use fewer or lower n-gram orders, "
                 "shorter or fewer texts, or raise the limit")
+
+
+def _word_stats(chars: str) -> tuple[int, int]:
+    """(words, their letters) of ``chars``, counted without building them (the runs of
+    :func:`~hclib.texts.tokens.tokenize`'s pattern; a run holding digits may split)."""
+    words = letters = 0
+    for m in _TOKEN_RE.finditer(chars):
+        words += 1
+        letters += m.end() - m.start()
+    return words, letters
+
+
+def _both_blocks(chars: str, orders: tuple[int, ...]) -> list[str]:
+    """The items of kind ``words+chars`` of the text ``chars`` (as :func:`_chars_text`
+    gives it), in text order: at each position the words that start there, then the
+    tagged character n-grams that start there, order by order."""
+    size = len(chars)
+    grams = [CHAR_TAG + chars[i : i + n] for i in range(size) for n in orders
+             if i + n <= size] if len(orders) > 1 else \
+        [CHAR_TAG + chars[i : i + orders[0]] for i in range(size - orders[0] + 1)]
+    out: list[str] = []
+    prev = 0
+    # the words of tokenize, each placed at its first letter (NFC and the apostrophes'
+    # mapping keep positions; tokenize of one run gives that run's words)
+    for m in _TOKEN_RE.finditer(_normalise(chars)):
+        run = m.group()
+        at = sum(min(m.start(), max(size - n + 1, 0)) for n in orders)  # grams before it
+        out += grams[prev:at]
+        out += [run.lower()] if run.isascii() else tokenize(run)
+        prev = at
+    out += grams[prev:]
+    return out
 
 
 def _width(tokens: Sequence[str] | str) -> int:
@@ -362,6 +434,7 @@ def parse_features(spec: str | Features) -> Features:
     if kind not in KINDS:
         raise ValueError(f"unknown features {spec!r}; the kind must be one of {list(KINDS)}, "
                          "optionally followed by n-gram orders, e.g. 'words:1-2' or 'chars:3'")
-    if kind == "chars" and not sep:
-        raise ValueError(f"features {spec!r}: character n-grams need an order, e.g. 'chars:3'")
+    if kind in _BY_CHARACTER and not sep:
+        raise ValueError(f"features {spec!r}: character n-grams need an order, e.g. "
+                         f"'{kind}:3'")
     return Features(kind, _orders(orders, spec) if sep else (1,))  # type: ignore[arg-type]

@@ -68,7 +68,7 @@ def window_spans(n_tokens: int, window: int, step: int) -> np.ndarray:
 def window_texts(tokens: Sequence[str], spans: np.ndarray, features: Features) -> list[str]:
     """The windows as texts that tokenise back to their tokens: joined by a space (by
     nothing for character features)."""
-    sep = "" if features.kind == "chars" else " "
+    sep = "" if features.by_character else " "
     return [sep.join(tokens[a:b + 1]) for a, b in spans]
 
 
