@@ -35,11 +35,15 @@ table. It is written as a spec string ``KIND[:ORDERS]`` and parsed in one place,
     always unigrams. The items are in text order: each word just before the n-grams that
     start at its first letter, so a window or half of the items (the relative score's
     windows, one known text's halves) holds both blocks of one stretch of the text.
-    ``tokens`` are the characters, as for ``chars``.
+    ``tokens`` are the characters, as for ``chars``. The relative score of
+    :func:`hclib.verify` takes half its vocabulary from each block
+    (:func:`hclib.verification.relative.relative_vocabulary`); :func:`hclib.attribute`
+    ranks both blocks together, so its most frequent items are mostly n-grams.
 
-``ORDERS`` gives the n-gram orders: ``3`` or ``1-3`` or ``1,3`` (default ``1``; for ``chars``
-and ``words+chars`` an order is required, e.g. ``chars:3``). For the word kinds, an n-gram is ``n`` consecutive
-tokens joined by one space, and all orders are pooled in one list, order by order
+``ORDERS`` gives the n-gram orders: ``3`` or ``1-3`` or ``1,3`` (default ``1``; for
+``chars`` and ``words+chars`` an order is required, e.g. ``chars:3``). For the word kinds,
+an n-gram is ``n`` consecutive tokens joined by one space, and all orders are pooled in
+one list, order by order
 (``words:1-3`` = unigrams, then bigrams, then trigrams). So ``"words+punct:1-3"`` is the
 paper's PAN feature set without its cleaning steps. Orders are bounded by
 :data:`MAX_ORDER` (10): a longer n-gram is almost never repeated, and the bound keeps a
@@ -52,9 +56,10 @@ for ``chars:3`` and 860 for ``chars:1-10``. Before building them, :meth:`Feature
 estimates that memory from the number of items the spec produces (``len - n + 1`` for each
 order ``n``, from the count of tokens or characters) and their length
 (:meth:`Features.memory_estimate`; for ``words+chars`` both blocks: the n-grams, one
-character longer for the tag, and the words, counted in the text), and refuses a text whose n-grams would take more than
-:data:`MAX_FEATURE_BYTES` (2 GiB; the default ``words`` of a 64 MiB text needs about 1.1 GiB)
-with a ``ValueError`` giving the estimate and the limit. Set
+character longer for the tag, and the words, counted in the text), and refuses a text
+whose n-grams would take more than :data:`MAX_FEATURE_BYTES` (2 GiB; the default
+``words`` of a 64 MiB text needs about 1.1 GiB) with a ``ValueError`` giving the estimate
+and the limit. Set
 ``hclib.texts.features.MAX_FEATURE_BYTES`` to change the limit.
 """
 
@@ -72,7 +77,8 @@ from tqdm import tqdm
 
 from .tokens import _TOKEN_RE, _normalise, ngrams, tokenize
 
-__all__ = ["CHAR_TAG", "KINDS", "MAX_FEATURE_BYTES", "MAX_ORDER", "PAPER_TOKEN_PATTERN", "Features",
+__all__ = ["CHAR_TAG", "KINDS", "MAX_FEATURE_BYTES", "MAX_ORDER", "PAPER_TOKEN_PATTERN",
+           "Features",
            "parse_features", "char_ngram_counts"]
 
 #: The largest n-gram order a feature set may use (module docstring).
