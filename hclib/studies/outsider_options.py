@@ -69,7 +69,7 @@ from .scores import macro_f1
 
 __all__ = ["CONFIGS", "CONFIRMATION_SEEDS", "RESULTS", "load", "options_table"]
 
-#: The configurations compared: name → (``pool``, options of :func:`hclib.attribute`).
+#: Each configuration compared, by name, as (``pool``, options of :func:`hclib.attribute`).
 CONFIGS: Mapping[str, tuple[bool, dict[str, Any]]] = {
     "words": (False, {}), "chars:3": (False, {"features": "chars:3"}),
     "words, pool": (True, {}), "chars:3, pool": (True, {"features": "chars:3"})}
