@@ -30,6 +30,7 @@ import numpy as np
 
 import hclib
 from hclib.calibration import outsider
+from hclib.studies.switches import switched
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import load_average, machine_description  # noqa: E402
@@ -62,12 +63,12 @@ def synthetic(authors: int = 50, known: int = 20, unknown: int = 10, words: int 
 
 
 def timed(problems: list[tuple[dict, dict]], variant: str) -> float:
-    outsider.DEFAULT_VARIANT = variant
-    start = time.perf_counter()
-    for known, unknown in problems:
-        res = hclib.attribute(known, unknown, progress=False)
-        res.verdicts, res.expected_accuracy
-    return time.perf_counter() - start
+    with switched(outsider, "DEFAULT_VARIANT", variant):
+        start = time.perf_counter()
+        for known, unknown in problems:
+            res = hclib.attribute(known, unknown, progress=False)
+            res.verdicts, res.expected_accuracy
+        return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default=outsider.DEFAULT_VARIANT,
                         choices=list(outsider.OUTSIDER_VARIANTS))
     args = parser.parse_args(argv)
-    kept, default = outsider.DEFAULT_VARIANT, args.variant
+    default = args.variant
     print(machine_description())
     print(f"load average before: {load_average()}")
     sets = {"synthetic 50 × 20 known, 500 texts": synthetic()}
@@ -92,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         each = ", ".join(f"{b / a:.2f}" for a, b in zip(times["C"], times[default]))
         print(f"{name}: C {c:.2f} s, {default} {d:.2f} s, ratio {d / c:.2f} "
               f"(each repeat: {each})")
-    outsider.DEFAULT_VARIANT = kept
     print(f"load average after: {load_average()}")
     return 0
 

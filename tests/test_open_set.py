@@ -135,3 +135,36 @@ def test_the_options_table_on_one_draw() -> None:
         assert table.loc["both", c] == pytest.approx(mixed), c
     for c in ("F1 closed", "F1 outsider", "share"):
         assert ((table[c] >= 0) & (table[c] <= 1)).all(), c
+
+
+def test_the_one_pass_summary_agrees_with_the_signals_and_the_rules() -> None:
+    """held_out_summary's AUC, share and F1 are those of outsider_signals and
+    pan_open_set on the same runs (one pass instead of two)."""
+    from hclib.studies.open_set import held_out_summary, outsider_signals, pan_open_set
+
+    row = held_out_summary(("train",), seeds=(0,)).loc["train"]
+    aucs, shares = outsider_signals(("train",), seeds=(0,))
+    f1 = pan_open_set(("train",), seeds=(0,)).groupby("rule")["macro_f1"].mean()
+    assert row["p_outsider vs all"] == pytest.approx(aucs["p_outsider"])
+    assert row["1 - confidence vs all"] == pytest.approx(aucs["1 - confidence"])
+    assert row["share"] == pytest.approx(shares.mean())
+    assert row["F1 closed"] == pytest.approx(f1["closed set"])
+    assert row["F1 outsider"] == pytest.approx(f1["reject by outsider 0.5"])
+    assert row["runs"] == len(shares)
+
+
+def test_a_switched_setting_is_restored_even_on_error() -> None:
+    from hclib.calibration import outsider
+    from hclib.studies.switches import switched
+
+    before = outsider.DEFAULT_VARIANT
+    with switched(outsider, "DEFAULT_VARIANT", "C"):
+        assert outsider.DEFAULT_VARIANT == "C" and not outsider.outsider_variant().matched
+    assert outsider.DEFAULT_VARIANT == before
+    with pytest.raises(RuntimeError, match="inside"):
+        with switched(outsider, "DEFAULT_VARIANT", "GIm"):
+            raise RuntimeError("inside")
+    assert outsider.DEFAULT_VARIANT == before
+    with pytest.raises(AttributeError):
+        with switched(outsider, "NO_SUCH_SETTING", 1):
+            pass

@@ -39,8 +39,10 @@ tables.
 * :mod:`hclib.studies.open_set`: PAN 2018 problems with a third of the candidates held out
   as outsiders: macro-F1 of the closed-set answer against the rejections, and the ceiling
   of an outsider signal (the AUC against right and wrong verdicts).
-* :mod:`hclib.studies.outsider_length` and :mod:`hclib.studies.outsider_margin`: the
-  outsider probability at every length, and with the verdict's margin (issue 41's rules).
+* :mod:`hclib.studies.outsider_length`, :mod:`hclib.studies.outsider_margin` and
+  :mod:`hclib.studies.outsider_options`: the outsider probability at every length, with
+  the verdict's margin, and under the user's options (issue 41's rules); each variant is
+  run with its setting switched for the block (:mod:`hclib.studies.switches`).
 * :mod:`hclib.studies.maps`: maps of the Federalist papers and of Gutenberg authors'
   works (:func:`hclib.map`): distances, trees, the bootstrap consensus tree.
 * :mod:`hclib.studies.rolling`: rolling attribution over splices of two Gutenberg authors

@@ -30,7 +30,8 @@ than under D0; (i) the estimated share of outsiders at most 5 % in each of the s
 folds (:func:`~hclib.studies.your_texts.gutenberg_flat`, skip 0 and 12,
 ``pieces="detect"``), or, if no variant meeting (ii)-(iv) does, the largest fold share
 within 1 point of the smallest largest-fold share among them. Among the variants meeting
-all four, the one with the smallest mean error (the absolute difference of expected and real) over the six flat folds is
+all four, the one with the smallest mean error (the absolute difference of expected and
+real) over the six flat folds is
 adopted if that mean is below D0's; a variant within 0.5 points of the smallest loses to
 the earlier one in the list above (fewer changes). Reported besides: the PAN 2018 test
 problems (AUC, macro-F1, :func:`~hclib.studies.your_texts.pan_expected`), the Federalist
@@ -97,7 +98,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .open_set import outsider_signals, pan_open_set
+from .open_set import held_out_summary
+from .switches import switched
 from .your_texts import (federalist_outsiders, gutenberg_expected, gutenberg_flat,
                          novel_checks, novel_outsiders, pan_expected)
 
@@ -120,11 +122,9 @@ def pseudo_work_variants(variants: Sequence[str] | None = None,
     verdicts)."""
     from hclib.attribution import calibration_rows
     chosen = list(calibration_rows.PSEUDO_WORK_VARIANTS) if variants is None else variants
-    before = calibration_rows.PSEUDO_WORK_ROWS
     rows, summary = [], {}
-    try:
-        for name in chosen:
-            calibration_rows.PSEUDO_WORK_ROWS = name
+    for name in chosen:
+        with switched(calibration_rows, "PSEUDO_WORK_ROWS", name):
             work = gutenberg_expected(skips)
             flat = gutenberg_flat(skips, pieces=("detect",))
             fed = federalist_outsiders()[0]
@@ -133,16 +133,14 @@ def pseudo_work_variants(variants: Sequence[str] | None = None,
                                 ("pan test", pan)):
                 rows.append(frame.assign(variant=name, part=part))
             out = {}
+            held_out = held_out_summary()
             for collection in ("train", "test"):
-                aucs, shares = outsider_signals((collection,))
-                f1 = pan_open_set((collection,)).groupby("rule")["macro_f1"].mean()
-                out.update({f"{collection} AUC": aucs["p_outsider"],
-                            f"{collection} share": shares.mean(),
-                            f"{collection} F1 closed": f1["closed set"],
-                            f"{collection} F1 outsider": f1["reject by outsider 0.5"]})
+                row = held_out.loc[collection]
+                out.update({f"{collection} AUC": row["p_outsider vs all"],
+                            f"{collection} share": row["share"],
+                            f"{collection} F1 closed": row["F1 closed"],
+                            f"{collection} F1 outsider": row["F1 outsider"]})
             out.update(novel_checks(novel_outsiders()))
             out["work fingerprint"] = float(work["expected"].sum() + work["outsiders"].sum())
             summary[name] = out
-    finally:
-        calibration_rows.PSEUDO_WORK_ROWS = before
     return pd.concat(rows, ignore_index=True), pd.DataFrame.from_dict(summary, "index")

@@ -338,8 +338,9 @@ from hclib.calibration.metrics import auc
 
 from .scores import UNK, accuracy, macro_f1
 
-__all__ = ["RULES", "SIGNALS", "held_out_runs", "hold_out", "other_problems",
-           "outsider_ceiling", "outsider_signals", "pan_open_set", "split_aucs"]
+__all__ = ["RULES", "SIGNALS", "SUMMARY_RULES", "held_out_runs", "held_out_summary",
+           "hold_out", "other_problems", "outsider_ceiling", "outsider_signals",
+           "pan_open_set", "rule_scores", "split_aucs"]
 
 #: The answers compared, each name with its (reject, reject_by) or ``None`` for the
 #: closed-set answer.
@@ -413,16 +414,29 @@ def pan_open_set(collections: tuple[str, ...] = ("train", "test"),
     rows = []
     for problem, seed, known, out, truth, res in held_out_runs(collections, seeds, pool,
                                                                **options):
-        for rule, reject in RULES.items():
-            answer = res if reject is None else res.with_reject(*reject)
-            pred = answer.prediction.to_numpy().astype(object)
+        for rule, scores in rule_scores(known, truth, res).items():
             rows.append({"problem": problem, "seed": seed, "candidates": len(known),
                          "outsiders": len(out), "rule": rule,
-                         "macro_f1": macro_f1(truth, pred, candidates=known),
-                         "accuracy": accuracy(truth, pred),
+                         "macro_f1": scores["macro_f1"], "accuracy": scores["accuracy"],
                          "outsider_texts": float(np.mean(truth == UNK)),
-                         "answered_unk": float(np.mean(pred == UNK))})
+                         "answered_unk": scores["answered_unk"]})
     return pd.DataFrame(rows)
+
+
+def rule_scores(known: list[str], truth: np.ndarray, res: Any,
+                rules: tuple[str, ...] | None = None) -> dict[str, dict[str, float]]:
+    """Each rule of :data:`RULES` (or of ``rules``) applied to the closed-set attribution
+    ``res`` of one run: PAN's macro-F1 over the remaining candidates ``known``, the
+    accuracy and the share of answers ``<UNK>``."""
+    out = {}
+    for rule in RULES if rules is None else rules:
+        reject = RULES[rule]
+        answer = res if reject is None else res.with_reject(*reject)
+        pred = answer.prediction.to_numpy().astype(object)
+        out[rule] = {"macro_f1": macro_f1(truth, pred, candidates=known),
+                     "accuracy": accuracy(truth, pred),
+                     "answered_unk": float(np.mean(pred == UNK))}
+    return out
 
 
 #: The per-verdict signals of :func:`outsider_signals`, each oriented so that a larger
@@ -476,17 +490,42 @@ def split_aucs(verdicts: pd.DataFrame, truth: np.ndarray) -> dict[str, float]:
     return row
 
 
+#: The rules whose macro-F1 :func:`held_out_summary` reports, by column.
+SUMMARY_RULES: dict[str, str] = {"F1 closed": "closed set",
+                                 "F1 outsider": "reject by outsider 0.5"}
+
+
+def held_out_summary(collections: tuple[str, ...] = ("train", "test"),
+                     seeds: tuple[int, ...] = (0, 1, 2), pool: bool = False,
+                     **options: Any) -> pd.DataFrame:
+    """One pass over the runs of :func:`pan_open_set` (``pool`` as there; ``options`` go
+    to :func:`hclib.attribute`): one row per collection, and ``"both"`` pooling them when
+    there are two or more, with :func:`split_aucs` of the verdicts pooled, the runs, the
+    mean estimated share of outsiders and the mean macro-F1 of each rule of
+    :data:`SUMMARY_RULES` over the runs."""
+    runs: dict[str, list[tuple[Any, np.ndarray, float, dict[str, float]]]] = {}
+    for collection in collections:
+        for _, _, known, _, truth, res in held_out_runs((collection,), seeds, pool,
+                                                        **options):
+            f1 = rule_scores(known, truth, res, tuple(SUMMARY_RULES.values()))
+            runs.setdefault(collection, []).append(
+                (res.verdicts, truth, res.expected_accuracy.outsiders,
+                 {c: f1[rule]["macro_f1"] for c, rule in SUMMARY_RULES.items()}))
+    if len(runs) > 1:
+        runs["both"] = [r for part in list(runs.values()) for r in part]
+    rows = {}
+    for part, done in runs.items():
+        row = split_aucs(pd.concat([r[0] for r in done]),
+                         np.concatenate([r[1] for r in done]))
+        row.update({"runs": len(done), "share": float(np.mean([r[2] for r in done]))})
+        row.update({c: float(np.mean([r[3][c] for r in done])) for c in SUMMARY_RULES})
+        rows[part] = row
+    return pd.DataFrame(rows).T
+
+
 def outsider_ceiling(collections: tuple[str, ...] = ("train", "test"),
                      seeds: tuple[int, ...] = (0, 1, 2), pool: bool = False,
                      **options: Any) -> pd.DataFrame:
-    """:func:`split_aucs` of each collection, the verdicts of the runs of
-    :func:`pan_open_set` pooled (``pool`` as there; ``options`` go to
-    :func:`hclib.attribute`)."""
-    rows = {}
-    for collection in collections:
-        frames, truths = [], []
-        for *_, truth, res in held_out_runs((collection,), seeds, pool, **options):
-            frames.append(res.verdicts)
-            truths.append(truth)
-        rows[collection] = split_aucs(pd.concat(frames), np.concatenate(truths))
-    return pd.DataFrame(rows).T
+    """The rows of each collection of :func:`held_out_summary`: :func:`split_aucs` of the
+    verdicts of the runs of :func:`pan_open_set` pooled, and their share and F1."""
+    return held_out_summary(collections, seeds, pool, **options).loc[list(collections)]

@@ -309,14 +309,13 @@ def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, 
     from hclib.attribution import calibration_rows
 
     from .open_set import outsider_signals
+    from .switches import switched
     from .your_texts import (federalist_outsiders, gutenberg_expected, gutenberg_flat,
                              novel_checks, novel_outsiders, pan_expected)
     chosen = calibration_rows.EXCERPT_VARIANTS if variants is None else variants
-    before = calibration_rows.EXCERPT_LENGTHS
     rows, summary = [], {}
-    try:
-        for name in chosen:
-            calibration_rows.EXCERPT_LENGTHS = name
+    for name in chosen:
+        with switched(calibration_rows, "EXCERPT_LENGTHS", name):
             start = time.perf_counter()
             parts = {"work": gutenberg_expected(skips), "short": gutenberg_short(skips),
                      "flat": gutenberg_flat(skips, pieces=("detect",)),
@@ -339,6 +338,4 @@ def excerpt_variants(variants: tuple[str, ...] | None = None, skips: tuple[int, 
                 rows.append(frame.assign(variant=name, part=part))
             rows.append(v.reset_index().assign(variant=name, part="novels"))
             summary[name] = out
-    finally:
-        calibration_rows.EXCERPT_LENGTHS = before
     return pd.concat(rows, ignore_index=True), pd.DataFrame.from_dict(summary, "index")

@@ -84,35 +84,29 @@ def margin_variants(variants: tuple[str, ...] = VARIANTS,
     variant."""
     from hclib.calibration import outsider
 
-    from .open_set import outsider_ceiling, pan_open_set
+    from .open_set import held_out_summary
     from .outsider_length import gutenberg_short
+    from .switches import switched
     from .your_texts import gutenberg_expected, gutenberg_flat, novel_checks, novel_outsiders
 
-    before = outsider.DEFAULT_VARIANT
     summary: dict[str, dict[str, Any]] = {}
-    try:
-        for name in variants:
-            outsider.outsider_variant(name)  # ValueError for an unknown name
-            outsider.DEFAULT_VARIANT = name
+    for name in variants:
+        outsider.outsider_variant(name)  # ValueError for an unknown name
+        with switched(outsider, "DEFAULT_VARIANT", name):
             start = time.perf_counter()
-            ceiling = outsider_ceiling()
-            out: dict[str, Any] = {}
-            for part in ("train", "test"):
-                for against in ("all", "right", "wrong"):
-                    out[f"{part} AUC {against}"] = ceiling.loc[part,
-                                                               f"p_outsider vs {against}"]
-            f1 = pan_open_set().groupby("rule")["macro_f1"].mean()
-            out["F1 closed"] = f1["closed set"]
-            out["F1 outsider"] = f1["reject by outsider 0.5"]
+            pan = held_out_summary()
+            out: dict[str, Any] = {
+                f"{part} AUC {against}": pan.loc[part, f"p_outsider vs {against}"]
+                for part in ("train", "test") for against in ("all", "right", "wrong")}
+            out["F1 closed"] = pan.loc["both", "F1 closed"]
+            out["F1 outsider"] = pan.loc["both", "F1 outsider"]
             out["work share"] = float(gutenberg_expected(skips)["outsiders"].mean())
             flat = gutenberg_flat(skips, pieces=("detect",))
             out["flat share"] = float(flat["outsiders"].mean())
             out.update(novel_checks(novel_outsiders()))
             out["short share"] = float(gutenberg_short(skips)["outsiders"].mean())
             out["seconds"] = time.perf_counter() - start
-            summary[name] = out
-    finally:
-        outsider.DEFAULT_VARIANT = before
+        summary[name] = out
     return pd.DataFrame.from_dict(summary, orient="index")
 
 

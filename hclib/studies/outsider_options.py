@@ -72,11 +72,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from .open_set import RULES, held_out_runs, split_aucs
-from .scores import macro_f1
+from .open_set import held_out_summary
 
 __all__ = ["CONFIGS", "CONFIRMATION_SEEDS", "RESULTS", "load", "options_table"]
 
@@ -93,37 +91,17 @@ RESULTS = Path(__file__).with_name("data") / "outsider_options.csv"
 def options_table(seeds: tuple[int, ...] = CONFIRMATION_SEEDS,
                   configs: Mapping[str, tuple[bool, dict[str, Any]]] = CONFIGS
                   ) -> pd.DataFrame:
-    """One row per configuration and part (and ``"both"``): the split AUCs of
-    :func:`hclib.studies.open_set.split_aucs`, the mean estimated share of outsiders, the
-    mean macro-F1 of the closed set and of the rejection by outsider over the runs, and
-    the seconds taken."""
+    """One row per configuration and part (and ``"both"``): the rows of
+    :func:`hclib.studies.open_set.held_out_summary` (the split AUCs, the runs, the mean
+    estimated share of outsiders, the mean macro-F1 of the closed set and of the rejection
+    by outsider over the runs), and the seconds taken."""
     rows = []
     for name, (pool, options) in configs.items():
         start = time.perf_counter()
-        per_part: dict[str, list[Any]] = {}
-        for collection in ("train", "test"):
-            for _, _, known, _, truth, res in held_out_runs((collection,), seeds, pool,
-                                                            **options):
-                f1 = {rule: macro_f1(truth, (res if r is None else res.with_reject(*r))
-                                     .prediction.to_numpy().astype(object),
-                                     candidates=known)
-                      for rule, r in RULES.items() if rule in ("closed set",
-                                                               "reject by outsider 0.5")}
-                per_part.setdefault(collection, []).append(
-                    (res.verdicts, truth, res.expected_accuracy.outsiders, f1))
-        per_part["both"] = per_part["train"] + per_part["test"]
-        seconds = time.perf_counter() - start
-        for part, runs in per_part.items():
-            row = split_aucs(pd.concat([r[0] for r in runs]),
-                             np.concatenate([r[1] for r in runs]))
-            row.update({"config": name, "part": part, "runs": len(runs),
-                        "share": float(np.mean([r[2] for r in runs])),
-                        "F1 closed": float(np.mean([r[3]["closed set"] for r in runs])),
-                        "F1 outsider": float(np.mean([r[3]["reject by outsider 0.5"]
-                                                      for r in runs])),
-                        "seconds": seconds})
-            rows.append(row)
-    return pd.DataFrame(rows)
+        table = held_out_summary(("train", "test"), seeds, pool, **options)
+        rows.append(table.assign(config=name, part=table.index,
+                                 seconds=time.perf_counter() - start))
+    return pd.concat(rows, ignore_index=True)
 
 
 def load(path: str | Path = RESULTS) -> pd.DataFrame:
