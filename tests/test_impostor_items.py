@@ -70,11 +70,11 @@ def test_char_windows_are_stretches_of_about_the_length() -> None:
 
 def test_an_unknown_variant_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="outsider variant"):
-        outsider.impostor_items("GIx")
+        outsider.outsider_variant("GIx")
     with pytest.raises(ValueError, match="outsider variant"):
-        outsider.uses_impostors("chars")
-    assert outsider.impostor_items("GIc4+C") == ("chars:4",)
-    assert outsider.impostor_items("GIm+C") == ("vocabulary",)
+        outsider.outsider_variant("chars")
+    assert outsider.outsider_variant("GIc4+C").items == ("chars:4",)
+    assert outsider.outsider_variant("GIm+C").items == ("vocabulary",)
     monkeypatch.setattr(outsider, "DEFAULT_VARIANT", "GIx")
     rates = authors("abc", 1)
     rng = np.random.default_rng(1)
@@ -102,7 +102,7 @@ def test_each_variant_is_one_record() -> None:
 def test_the_word_default_counts_the_vocabulary() -> None:
     """The default variant's space is the attribution's vocabulary counts, thinned, as
     before the character variants (no item counts kept)."""
-    assert outsider.impostor_items() == ("vocabulary",)
+    assert outsider.outsider_variant().items == ("vocabulary",)
     rates = authors("abcd", 2)
     rng = np.random.default_rng(2)
     known = {a: [habit_text(rng, rates[a], 300, " ;", 0.3) for _ in range(4)]
@@ -153,7 +153,8 @@ def test_an_outsider_with_its_own_character_habits_is_flagged(
     gap, share, res = margin(variant, monkeypatch)
     space = res.impostors.space
     assert space.items is not None and space.items.shape[0] == 30
-    n_chars = 60 * len([b for b in outsider.impostor_items(variant) if b != "vocabulary"])
+    n_chars = 60 * len([b for b in outsider.outsider_variant(variant).items
+                        if b != "vocabulary"])
     assert space.known.shape[1] == n_chars + (60 if variant == "GIwc+C" else 0)
     assert gap > 0.5 and abs(share - 0.4) < 0.2, (gap, share)
     words, _, _ = margin("GIm+C", monkeypatch)

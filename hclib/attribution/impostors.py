@@ -66,8 +66,8 @@ own kind. Without a pool nothing changes.
 
 The space counts the attribution's vocabulary; under a variant whose ``items``
 (:class:`hclib.calibration.outsider.OutsiderVariant`) are others it counts character
-n-grams of the raw texts instead (:mod:`hclib.attribution.impostor_items`; the space keeps every known
-text's counts in them, ``items``, and reads an excerpt of a known text as those counts
+n-grams of the raw texts instead (:mod:`hclib.attribution.impostor_items`; the space keeps
+every known text's counts in them, ``items``, and reads an excerpt of a known text as those counts
 thinned at the excerpt's share of its tokens).
 """
 
@@ -83,7 +83,8 @@ from hclib.calibration import outsider
 from hclib.engine.distances import subset_masks
 
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
-           "MAX_BUCKET", "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks", "pool_counts",
+           "MAX_BUCKET", "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks",
+           "pool_counts",
            "impostor_features", "impostor_space", "minmax_pairs", "windows",
            "with_impostor_space"]
 

@@ -79,8 +79,9 @@ from numpy.typing import ArrayLike
 from .confidence import ConfidenceModel, fit_confidence
 
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS",
-           "OutsiderVariant", "fit_outsider", "impostor_items", "length_features",
-           "outsider_posterior", "outsider_variant", "relative_features", "uses_impostors"]
+           "OutsiderVariant", "fit_outsider", "length_features", "outsider_posterior",
+           "outsider_variant", "relative_features"]
+
 
 @dataclass(frozen=True)
 class OutsiderVariant:
@@ -168,17 +169,6 @@ def outsider_variant(variant: str = "") -> OutsiderVariant:
     return OUTSIDER_VARIANTS[_checked(variant)]
 
 
-def uses_impostors(variant: str = "") -> bool:
-    """True when ``variant`` (default: :data:`DEFAULT_VARIANT`) has impostor features."""
-    return outsider_variant(variant).uses_impostors
-
-
-def impostor_items(variant: str = "") -> tuple[str, ...]:
-    """What the impostor space of ``variant`` (default: :data:`DEFAULT_VARIANT`) counts
-    (:attr:`OutsiderVariant.items`)."""
-    return outsider_variant(variant).items
-
-
 def relative_features(d: ArrayLike, variant: str = "") -> np.ndarray:
     """The (rows × features) matrix of ``variant`` (module docstring) of a discrepancy
     table at one candidate fewer than its columns: a row with every column finite gets the
@@ -212,7 +202,8 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
     d = np.where(np.isfinite(d), d, np.nan)
     s = np.sort(d, axis=1)  # NaN last
     n = np.isfinite(d).sum(axis=1)
-    out = np.full((d.shape[0], len(OUTSIDER_VARIANTS[variant].features)), np.nan)
+    names = OUTSIDER_VARIANTS[variant].features
+    out = np.full((d.shape[0], len(names)), np.nan)
     ok = n >= 2
     if not ok.any():
         return out
@@ -229,7 +220,7 @@ def _row_features(d: np.ndarray, variant: str) -> np.ndarray:
                 "ell": np.log(np.maximum(d1, tiny) / np.maximum(mean, tiny)),
                 "log rho": np.log(np.maximum(d1, tiny) / np.maximum(d2, tiny)),
                 "f": np.full(d1.shape, np.nan), "b": np.full(d1.shape, np.nan)}
-    out[ok] = np.column_stack([cols[c] for c in OUTSIDER_VARIANTS[variant].features])
+    out[ok] = np.column_stack([cols[c] for c in names])
     return out
 
 
@@ -240,12 +231,12 @@ def length_features(u: ArrayLike, tokens: ArrayLike, span: tuple[float, float],
     (the calibration rows' range), and, where it has length slopes
     (:attr:`OutsiderVariant.length_slopes`), each impostor share
     times :math:`\tilde t = t - (t_- + t_+)/2`."""
-    variant = _checked(variant)
+    v = outsider_variant(variant)
     u = np.atleast_2d(np.asarray(u, dtype=np.float64))
     t = np.clip(np.log1p(np.asarray(tokens, dtype=np.float64)), *span)
     cols = [u, t[:, None]]
-    if OUTSIDER_VARIANTS[variant].length_slopes:
-        names = OUTSIDER_VARIANTS[variant].features
+    if v.length_slopes:
+        names = v.features
         centred = t - (span[0] + span[1]) / 2
         cols += [u[:, [names.index(f)]] * centred[:, None] for f in IMPOSTOR_FEATURES]
     return np.hstack(cols)

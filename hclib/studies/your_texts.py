@@ -210,7 +210,8 @@ from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_novels", "load_results", "main",
-           "novel_checks", "novel_outsiders", "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
+           "novel_checks", "novel_outsiders", "novel_rejections", "outsider_odds",
+           "pan_expected", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
