@@ -443,3 +443,17 @@ def test_no_probability_is_printed_where_the_impostors_are_unlike(folders, pool)
     assert np.isfinite(unlike.to_frame().loc[first, "probability"])
     assert res.summary_lines()[0].startswith(f"P(same) from the min-max distance, the "
                                              f"P-value and words from {res.method.label}")
+
+
+def test_one_known_text_floor_counts_its_two_halves(folders, pool):
+    """One known text is cut in two halves, so the P-value's floor is 1/3, as printed."""
+    res = hclib.verify(folders / "known" / "a0.txt", [folders / "letter.txt",
+                                                       folders / "other.txt"],
+                       impostors=pool)
+    assert res.split
+    k, floor = res.pvalue_floor()
+    assert k == 2 and floor == pytest.approx(1 / 3)
+    p = res.p_value.dropna()
+    assert len(p) and (p >= floor - 1e-12).all()
+    assert set(np.round(p, 6)) <= {round(1 / 3, 6), round(2 / 3, 6), 1.0}
+    assert any("k = 2 known units" in line for line in res.summary_lines())

@@ -60,7 +60,7 @@ from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
 from .model import VerificationModel, fit_model, pooled_model, pseudo_probability
-from .pvalue import conformal_pvalue
+from .pvalue import conformal_pvalue, units
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
@@ -441,7 +441,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
                                            frame["reason"].to_numpy(),
                                            band if bands is None else bands))
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
-        pseudo_separation=frame["separation"], known_units=len(problem.known_lex))
+        pseudo_separation=frame["separation"], known_units=len(units(problem.known_lex)))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
                                                          f"{names[0]} (second half)"]
     return Verification(
