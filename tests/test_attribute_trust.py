@@ -327,3 +327,19 @@ def test_advice_compares_with_the_upper_end() -> None:
     assert mine.high > 31 / 46
     assert _advice(me, [other(0.75)]) is None  # inside the interval: no advice
     assert _advice(me, [other(mine.high + 0.01)]).accuracy == pytest.approx(mine.high + 0.01)
+
+
+def test_the_expected_accuracy_says_when_no_outsider_is_modelled() -> None:
+    """Two candidates and no pool: no outsider model, and the printed expected accuracy
+    says that it assumes every text is by a candidate (texts by a third author would
+    otherwise read as a confident accuracy); with five candidates it gives the share."""
+    known, unknown = outsider_problem(6)
+    two = hclib.attribute({a: known[a] for a in "ab"}, unknown, vocabulary=60,
+                          progress=False)
+    assert two.outsider_model is None and np.isnan(two.expected_accuracy.outsiders)
+    assert "assumes every text is by a candidate: no outsider model" in str(
+        two.expected_accuracy)
+    assert two.summary_lines()[0] == str(two.expected_accuracy)
+    five = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+    assert "estimated share by none of the candidates" in str(five.expected_accuracy)
+    assert "no outsider model" not in str(five.expected_accuracy)

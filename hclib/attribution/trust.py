@@ -72,8 +72,9 @@ class ExpectedAccuracy:
             f"; {self.insufficient} text(s) with insufficient evidence left out, no verdict")
         if not self.n or not np.isfinite(self.value):
             return f"expected accuracy on these texts: no calibrated verdict{left}"
-        share = "" if not np.isfinite(self.outsiders) else (
-            f"; estimated share by none of the candidates {self.outsiders:.0%}")
+        share = (f"; estimated share by none of the candidates {self.outsiders:.0%}"
+                 if np.isfinite(self.outsiders) else
+                 "; assumes every text is by a candidate: no outsider model")
         conf = "" if not np.isfinite(self.confidence) else (
             f"; mean confidence {self.confidence:.1%}")
         return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
