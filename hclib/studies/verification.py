@@ -29,7 +29,6 @@ import numpy as np
 import pandas as pd
 
 from hclib.calibration.confidence import reliability as _reliability
-from hclib.texts.tokens import most_frequent
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.verify import verify
 
@@ -118,35 +117,50 @@ def general_impostors(known: Sequence[str], questioned: Sequence[str],
                       seed: int = 0) -> np.ndarray:
     r"""The General Impostors score of each questioned text, written from the description of
     Koppel and Winter (2014): in each of ``iterations`` rounds, choose a random ``share`` of
-    the ``words`` most frequent words of the known texts and ``per_round`` impostors; the
-    score is the share of rounds in which the questioned text is more similar to the known
-    texts than to every chosen impostor. Similarity is min–max,
-    :math:`\sum_w \min(a_w, b_w) / \sum_w \max(a_w, b_w)` of relative frequencies; the known
-    texts are pooled into one profile."""
+    the ``words`` most frequent words of the problem's texts and ``per_round`` impostors;
+    the score is the share of rounds in which the questioned text is more similar to the
+    known texts than to every chosen impostor. Similarity is min–max,
+    :math:`\sum_w \min(a_w, b_w) / \sum_w \max(a_w, b_w)` of relative frequencies (a
+    word's count over all the text's words); the known texts are pooled into one profile.
+
+    The vocabulary is the words of highest mean relative frequency over every text of the
+    problem (known, questioned and impostors, each weighing one), as Koppel and Winter
+    take the corpus's most common features. (It was once the known texts' own most
+    frequent words: with one short known text that is every word of it, seen once or not,
+    and cut to those words a questioned text looked like any impostor, so every score was
+    near 0.)"""
     feats = impostors.features
     items = [feats.items(t) for t in known]
-    vocab = most_frequent(items, words)
-    index = {w: i for i, w in enumerate(vocab)}
+    q_items = [feats.items(t) for t in questioned]
+    lexicon = {w: i for i, w in enumerate(impostors.lexicon)}
+    for doc in items + q_items:
+        for w in doc:
+            lexicon.setdefault(w, len(lexicon))
+    names = np.array(list(lexicon), dtype=str)
+    k_codes, q_codes = ([np.fromiter((lexicon[w] for w in d), dtype=np.int64, count=len(d))
+                         for d in docs] for docs in (items, q_items))
+    i_codes = [np.asarray(c, dtype=np.int64) for c in impostors.codes]
+    docs = k_codes + q_codes + i_codes
+    weight = sum(np.bincount(c, minlength=names.size) / max(c.size, 1) for c in docs)
+    # highest mean relative frequency, ties by the word
+    vocab = np.lexsort((names, -weight))[:min(words, int((weight > 0).sum()))]
+    column = np.full(names.size, -1)
+    column[vocab] = np.arange(vocab.size)
 
-    def profile(docs: list[list[str]]) -> np.ndarray:
-        out = np.zeros((len(docs), len(vocab)))
-        for k, doc in enumerate(docs):
-            ids = np.fromiter((index.get(w, -1) for w in doc), dtype=np.int64, count=len(doc))
-            out[k] = np.bincount(ids[ids >= 0], minlength=len(vocab))
-        return out / np.maximum(out.sum(axis=1, keepdims=True), 1)
+    def profile(codes: list[np.ndarray]) -> np.ndarray:
+        """Relative frequencies of the vocabulary's words (over all the text's words)."""
+        out = np.zeros((len(codes), vocab.size))
+        for k, c in enumerate(codes):
+            at = column[c]
+            out[k] = np.bincount(at[at >= 0], minlength=vocab.size) / max(c.size, 1)
+        return out
 
-    k_prof = profile([[w for doc in items for w in doc]])[0]
-    q_prof = profile([feats.items(t) for t in questioned])
-    lookup = impostors.lookup(vocab)
-    imp = np.zeros((len(impostors), len(vocab)))
-    for k, codes in enumerate(impostors.codes):
-        ids = lookup[codes]
-        imp[k] = np.bincount(ids[ids >= 0], minlength=len(vocab))
-    imp /= np.maximum(imp.sum(axis=1, keepdims=True), 1)
+    k_prof = profile([np.concatenate(k_codes)])[0]
+    q_prof, imp = profile(q_codes), profile(i_codes)
     rng = np.random.default_rng(seed)
     wins = np.zeros(len(questioned))
     for _ in range(iterations):
-        f = rng.random(len(vocab)) < share
+        f = rng.random(vocab.size) < share
         chosen = rng.choice(len(impostors), min(per_round, len(impostors)), replace=False)
         q = q_prof[:, f]
         to_known = _minmax(q, k_prof[f][None, :])[:, 0]
