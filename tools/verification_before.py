@@ -15,11 +15,15 @@ longer in the package, but it is in the repository's history, so this script run
    the study can check that the problems are its own: ``Problem.digest``).
 
 Usage: ``python tools/verification_before.py`` from the repository root (a git checkout
-with its history; ``HCLIB_DATA_DIR`` set). It takes about a minute.
+with its history; ``HCLIB_DATA_DIR`` set). It takes about a minute. ``--n``, ``--draw``,
+``--part`` and ``--out`` answer other problems of the same split by author (those of
+:mod:`hclib.studies.verification_confirmation`: ``--n 200 --draw 1 --part test --out
+hclib/studies/data/verification_confirmation_before.csv``).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import pickle
 import subprocess
@@ -53,12 +57,19 @@ pd.DataFrame(rows).to_csv(sys.argv[2], index=False)
 '''
 
 
-def main() -> pd.DataFrame:
+def main(argv: list[str] | None = None) -> pd.DataFrame:
     sys.path.insert(0, str(ROOT))
     from hclib.studies.verification_sets import build_sets
     from hclib.studies.verification_study import BEFORE_FILE, N_PROBLEMS, REPLACED
 
-    problems = build_sets(N_PROBLEMS, 0)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=N_PROBLEMS, help="problems per set and part")
+    parser.add_argument("--draw", type=int, default=0, help="build_sets's draw (0: stored)")
+    parser.add_argument("--part", choices=("train", "test"), help="one part only")
+    parser.add_argument("--out", type=Path, default=BEFORE_FILE, help="the CSV written")
+    args = parser.parse_args(argv)
+    problems = [p for p in build_sets(args.n, 0, draw=args.draw)
+                if args.part in (None, p.part)]
     with tempfile.TemporaryDirectory() as tmp:
         tree, given, answers = Path(tmp, "before"), Path(tmp, "p.pkl"), Path(tmp, "a.csv")
         given.write_bytes(pickle.dumps([
@@ -81,8 +92,8 @@ def main() -> pd.DataFrame:
         "same": [p.same for p in problems], "known": [len(p.known) for p in problems],
         "answer": [float(got[p.id]) for p in problems], "mode": "direct",
         "texts": [p.digest for p in problems]})
-    frame.to_csv(BEFORE_FILE, index=False, float_format="%.6f")
-    print(f"{len(frame)} answers of hclib at {BEFORE} -> {BEFORE_FILE}")
+    frame.to_csv(args.out, index=False, float_format="%.6f")
+    print(f"{len(frame)} answers of hclib at {BEFORE} -> {args.out}")
     return frame
 
 

@@ -119,6 +119,16 @@ def _halves(n: int) -> list[bool]:
 # ------------------------------------------------------------------ PAN 2018
 
 
+def _rng(seed: int, salt: int, draw: int) -> np.random.Generator:
+    """The problems' generator: draw 0 is the stored study's; another draw, other problems
+    from the same split by author."""
+    return np.random.default_rng([seed, salt] + ([draw] if draw else []))
+
+
+def _id(name: str, part: str, k: int, draw: int) -> str:
+    return f"{name} {part} {k:03d}" if not draw else f"{name} {part} d{draw} {k:03d}"
+
+
 def _pan_texts() -> pd.DataFrame:
     """PAN 2018's English texts of both collections; ``author`` made unique per
     (collection, problem, candidate)."""
@@ -133,13 +143,13 @@ def _pan_texts() -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, salt: int
-                  ) -> list[Problem]:
+def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, salt: int,
+                  draw: int = 0) -> list[Problem]:
     d = _pan_texts()
     part_of = split_authors(d["author"], seed)
     known = d[d.role == "known"]
     unknown = d[d.role == "unknown"]
-    rng = np.random.default_rng([seed, salt])
+    rng = _rng(seed, salt, draw)
     out = []
     for part in ("train", "test"):
         mine = sorted(a for a, p in part_of.items() if p == part)
@@ -165,33 +175,33 @@ def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, sa
             texts = {a: g.text.tolist() for a, g in imp.groupby("author")}
             sources = tuple(f"{g} {d}" for g, d in zip(own.group, own.doc_id)) + \
                 (f"{row.group} {row.doc_id}",)
-            out.append(Problem(name, part, f"{name} {part} {k:03d}", author, other,
+            out.append(Problem(name, part, _id(name, part, k, draw), author, other,
                                own.text.tolist(), row.text, same, impostor_pool(texts),
                                sources, texts))
     return out
 
 
-def essay_problems(n: int = 40, seed: int = 0) -> list[Problem]:
+def essay_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
     """Shape (a) from PAN 2018: ``n`` problems per part (module docstring)."""
-    return _pan_problems("essays", n, (1, 5), seed, 1)
+    return _pan_problems("essays", n, (1, 5), seed, 1, draw)
 
 
-def pair_problems(n: int = 40, seed: int = 0) -> list[Problem]:
+def pair_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
     """Shape (c), PAN 2020-style pairs from PAN 2018: ``n`` problems per part."""
-    return _pan_problems("pairs", n, (1, 1), seed, 2)
+    return _pan_problems("pairs", n, (1, 1), seed, 2, draw)
 
 
 # ------------------------------------------------------------------ the Federalist
 
 
-def federalist_problems(n: int = 40, seed: int = 0) -> list[Problem]:
+def federalist_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
     """Shape (a) from the Federalist papers, test part only (module docstring)."""
     from hclib.studies.verification import federalist_papers
 
     papers = federalist_papers()
     cut = {a: {i: excerpt(t, ESSAY_WORDS) for i, t in papers[a].items()}
            for a in ("Madison", "Hamilton", "Jay")}
-    rng = np.random.default_rng([seed, 3])
+    rng = _rng(seed, 3, draw)
     out = []
     for k, same in enumerate(_halves(n)):
         author = ("Madison", "Hamilton")[k % 2]
@@ -206,7 +216,7 @@ def federalist_problems(n: int = 40, seed: int = 0) -> list[Problem]:
         used = set(known_ids) | {q_id}
         texts = {a: [t for i, t in cut[a].items() if i not in used]
                  for a in cut if a != author}
-        out.append(Problem("Federalist", "test", f"Federalist test {k:03d}", author, other,
+        out.append(Problem("Federalist", "test", _id("Federalist", "test", k, draw), author, other,
                            [cut[author][i] for i in known_ids], cut[other][q_id], same,
                            impostor_pool(texts), tuple(known_ids) + (q_id,), texts))
     return out
@@ -215,7 +225,7 @@ def federalist_problems(n: int = 40, seed: int = 0) -> list[Problem]:
 # ------------------------------------------------------------------ Gutenberg novels
 
 
-def novel_problems(n: int = 40, seed: int = 0) -> list[Problem]:
+def novel_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
     """Shape (b) from the Gutenberg collection: ``n`` problems per part, one known excerpt,
     works of the default impostor pool kept out (module docstring)."""
     from hclib.corpora.gutenberg import Collection, read_manifest, read_text
@@ -225,7 +235,7 @@ def novel_problems(n: int = 40, seed: int = 0) -> list[Problem]:
              for a, g in manifest.groupby("author", sort=False)}
     works = {a: g for a, g in works.items() if len(g) >= 2}
     part_of = split_authors(list(works), seed)
-    rng = np.random.default_rng([seed, 5])
+    rng = _rng(seed, 5, draw)
     pool = gutenberg_pool()
 
     def doc(author: str, i: int) -> str:
@@ -251,18 +261,19 @@ def novel_problems(n: int = 40, seed: int = 0) -> list[Problem]:
                 w_q = int(rng.integers(len(works[other])))
             known = excerpt(read(author, w_known), k_words, rng)
             questioned = excerpt(read(other, w_q), q_words, rng)
-            out.append(Problem("novels", part, f"novels {part} {k:03d}", author, other,
+            out.append(Problem("novels", part, _id("novels", part, k, draw), author, other,
                                [known], questioned, same, pool.without([author, other]),
                                (doc(author, w_known), doc(other, w_q))))
     return out
 
 
-def build_sets(n: int = 40, seed: int = 0, sets: Sequence[str] = tuple(SETS)
-               ) -> list[Problem]:
-    """Every problem of ``sets`` (names of :data:`SETS`), ``n`` per part."""
+def build_sets(n: int = 40, seed: int = 0, sets: Sequence[str] = tuple(SETS),
+               draw: int = 0) -> list[Problem]:
+    """Every problem of ``sets`` (names of :data:`SETS`), ``n`` per part; ``seed`` splits
+    the authors, ``draw`` (0: the stored study's) draws other problems of that split."""
     makers = {"essays": essay_problems, "Federalist": federalist_problems,
               "novels": novel_problems, "pairs": pair_problems}
     unknown = set(sets) - set(makers)
     if unknown:
         raise ValueError(f"sets: unknown set(s) {sorted(unknown)}; choose from {list(SETS)}")
-    return [p for name in sets for p in makers[name](n, seed)]
+    return [p for name in sets for p in makers[name](n, seed, draw)]

@@ -132,7 +132,7 @@ __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_F
            "N_PROBLEMS", "ORDER", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
            "SELECTION_SETS", "TABLE_FILE", "Variant", "answers", "candidate", "choose",
            "configuration", "cross_fitted", "default_choice", "earlier", "headline",
-           "load", "main", "markdown", "pooled_models", "score_table", "tabulate",
+           "load", "main", "markdown", "pooled_models", "rerun", "score_table", "tabulate",
            "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
@@ -521,6 +521,23 @@ def tabulate() -> pd.DataFrame:
     table = score_table(_stored_answers())
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     return table
+
+
+def rerun(names: Sequence[str], n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFrame:
+    """Answer the stored problems again with the variants ``names`` only (after a fix of
+    one of them), keep every other variant's stored answers, and store and return the
+    table (:func:`tabulate`)."""
+    chosen = [v for v in variants() if v.name in set(names)]
+    unknown = set(names) - {v.name for v in chosen}
+    if unknown:
+        raise ValueError(f"names: unknown variant(s) {sorted(unknown)}")
+    new = answers(build_sets(n, seed), chosen)
+    old = pd.read_csv(SCORES_FILE)
+    order = list(dict.fromkeys(old["variant"]))
+    frame = pd.concat([new[new.variant.eq(v)] if v in set(names) else old[old.variant.eq(v)]
+                       for v in order], ignore_index=True)
+    frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
+    return tabulate()
 
 
 def main(n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFrame:
