@@ -283,3 +283,34 @@ def test_relative_score_with_impostors_all_by_one_author():
                           pool_same=[("A", counts[7], counts[8:9])])
     assert np.isfinite(out["score"]) and out["different"].size == 4
     assert out["same"].size == 2  # the known texts' own, the pool author's skipped
+
+
+def test_confirmation_answers_its_own_problems_and_the_docs_say_so():
+    """The stored run of hclib.studies.verification_confirmation: 200 problems per test set
+    of draw 1 (none of the stored study's), every answer joined to the HC probability's
+    by the digest of its texts; README and benchmarks/README give its sentence."""
+    from pathlib import Path
+
+    from hclib.studies import verification_confirmation as conf
+
+    frame = conf.load()
+    assert (frame.groupby(["variant", "set"]).size() == conf.N).all()
+    assert frame.problem.str.contains(f" d{conf.DRAW} ").all()
+    stored = set(pd.read_csv(study.SCORES_FILE).problem)
+    assert not stored & set(frame.problem)
+    verdict = conf.targets(frame).set_index("set")
+    assert verdict.loc["novels", "met"] and (verdict.cllr < 1).all()
+    root = Path(__file__).resolve().parents[1]
+    line = conf.headline(frame)
+    for doc in ("README.md", "benchmarks/README.md"):
+        assert line in " ".join((root / doc).read_text(encoding="utf-8").split()), doc
+
+
+def test_draw_zero_is_the_stored_problems_and_another_draw_is_not():
+    a = vsets.build_sets(4, 0, sets=("essays",))
+    b = vsets.build_sets(4, 0, sets=("essays",), draw=1)
+    assert [p.digest for p in a] != [p.digest for p in b]
+    # the same split by author: no author of a's training part in b's test part
+    train = {p.author for p in a if p.part == "train"}
+    assert not train & {p.author for p in b if p.part == "test"}
+    assert all(" d1 " in p.id for p in b)

@@ -1,0 +1,50 @@
+"""hclib.studies.verification_confirmation: the paired AUC differences and the rule's
+verdict on synthetic answers whose truth is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from hclib.calibration import metrics
+from hclib.studies import verification_confirmation as conf
+from hclib.studies.verification_study import BASELINE, ORDER, REPLACED
+
+
+def frame(seed: int = 0, n: int = 60, strong: str = conf.DEFAULT) -> pd.DataFrame:
+    """Answers of three variants on ``n`` problems per set: ``strong`` separates the two
+    kinds well, the others barely."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in ORDER:
+        same = np.arange(n) < n // 2
+        for v in (conf.DEFAULT, BASELINE, REPLACED):
+            shift = 0.35 if v == strong else 0.02
+            p = np.clip(0.5 + np.where(same, shift, -shift) + rng.normal(0, 0.15, n),
+                        0.01, 0.99)
+            rows += [{"variant": v, "problem": f"{s} {k}", "answer": a, "set": s,
+                      "same": t} for k, (a, t) in enumerate(zip(p, same))]
+    return pd.DataFrame(rows)
+
+
+def test_differences_are_paired_auc_differences_with_intervals():
+    f = frame()
+    d = conf.differences(f)
+    assert len(d) == 2 * len(ORDER)
+    for r in d.itertuples():
+        g = f[f.set.eq(r.set)].pivot(index="problem", columns="variant", values="answer")
+        t = f[f.set.eq(r.set)].drop_duplicates("problem").set_index("problem")["same"]
+        t = t.loc[g.index].to_numpy(bool)
+        want = metrics.auc(t, g[conf.DEFAULT]) - metrics.auc(t, g[r.against])
+        assert np.isclose(r.difference, want)
+        assert r.low <= r.difference <= r.high
+    assert d.clear.all() and (d.difference > 0).all()  # a strong default, clearly ahead
+
+
+def test_targets_met_only_where_the_default_leads():
+    assert conf.targets(frame()).met.all()
+    worse = conf.targets(frame(strong=BASELINE))
+    assert not worse.met.any()
+    # the same answers, the baseline strong: intervals below 0
+    d = conf.differences(frame(strong=BASELINE))
+    assert (d[d.against.eq(BASELINE)].high < 0).all()
