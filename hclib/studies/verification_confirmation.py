@@ -60,8 +60,11 @@ BOOTSTRAP = 2000
 DEFAULT = "default: hclib.verify"
 #: A user's other feature options, answered with their stored pooled models.
 OPTIONS = {"features chars:3": "chars:3", "features words+chars:3": "words+chars:3"}
+#: hclib's answers (:func:`answers`); the HC probability's are in ``BEFORE_FILE``.
 ANSWERS_FILE = DATA / "verification_confirmation.csv"
+#: The HC probability's answers (``tools/verification_before.py``).
 BEFORE_FILE = DATA / "verification_confirmation_before.csv"
+#: The rule, written and committed before the run (module docstring).
 RULE = ("on 200 fresh problems per test set (seed 0's split by author, draw 1), the target "
         "is met on a set when the default's AUC is above both hclib's General Impostors "
         "baseline's and the HC probability's, and its Cllr below 1; a comparison is clear "
