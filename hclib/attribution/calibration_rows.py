@@ -55,8 +55,9 @@ PSEUDO_WORK_VARIANTS: dict[str, tuple[bool, bool] | None] = {
 PSEUDO_WORK_ROWS = "Ww-both"
 
 #: The variants of the excerpts' shares (:func:`excerpt_shares`; the ninth rule of
-#: :mod:`hclib.studies.outsider_length`).
-EXCERPT_VARIANTS: tuple[str, ...] = ("E0", "E-match", "E-mix")
+#: :mod:`hclib.studies.outsider_length`; E-add, E0's excerpts and as many matched ones
+#: more, the thirteenth rule of :mod:`hclib.studies.matched_excerpts`).
+EXCERPT_VARIANTS: tuple[str, ...] = ("E0", "E-match", "E-mix", "E-add")
 #: The variant of :data:`EXCERPT_VARIANTS` in use: E0, random shares of the known texts
 #: (the tenth rule of :mod:`hclib.studies.outsider_length` chose E-match, reverted for two
 #: costs it did not check, said there).
@@ -71,7 +72,8 @@ def excerpt_shares(known_lengths: np.ndarray, targets: np.ndarray, rng: np.rando
     in-vocabulary length :math:`n` of a text to attribute drawn at random from
     ``targets`` (those above 0) over the known text's :math:`L`, clipped to
     :math:`[1/32, 1]`; under E-mix every second excerpt as E-match, the others as E0
-    (``variant``: :data:`EXCERPT_LENGTHS` by default; E0 where no target is above 0)."""
+    (``variant``: :data:`EXCERPT_LENGTHS` by default; E0 where no target is above 0).
+    Under E-add, as E0 here: :func:`excerpt_verdicts` adds the matched excerpts."""
     variant = EXCERPT_LENGTHS if variant is None else variant
     if variant not in EXCERPT_VARIANTS:
         raise ValueError(f"variant must be one of {EXCERPT_VARIANTS}, got {variant!r}")
@@ -79,7 +81,7 @@ def excerpt_shares(known_lengths: np.ndarray, targets: np.ndarray, rng: np.rando
     shares = rng.choice(EXCERPT_SHARES, size=n)
     targets = np.asarray(targets, dtype=float)
     targets = targets[np.isfinite(targets) & (targets > 0)]
-    if variant == "E0" or not targets.size or not n:
+    if variant in ("E0", "E-add") or not targets.size or not n:
         return shares
     drawn = rng.choice(targets, size=n)
     match = np.clip(drawn / np.maximum(np.asarray(known_lengths, dtype=float), 1.0),
@@ -181,8 +183,16 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
         np.sort(rng.choice(rows, CALIBRATION_EXCERPTS, replace=False))
     targets = np.zeros(0) if result.tokens is None else \
         result.tokens["in_vocabulary"].to_numpy(dtype=float)
-    shares = excerpt_shares(result._known_counts[sample].sum(axis=1), targets, rng)
+    lengths = result._known_counts[sample].sum(axis=1)
+    shares = excerpt_shares(lengths, targets, rng)
     thin = rng.binomial(result._known_counts[sample], shares[:, None])
+    if EXCERPT_LENGTHS == "E-add" and (targets > 0).any():
+        # E0's excerpts bit for bit, and as many more at the texts' lengths (own generator)
+        more = np.random.default_rng(1)
+        matched = excerpt_shares(lengths, targets, more, "E-match")
+        sample = np.concatenate([sample, sample])
+        thin = np.vstack([thin, more.binomial(result._known_counts[sample[:lengths.size]],
+                                              matched[:, None])])
     keep = thin.sum(axis=1) > 0
     sample, thin = sample[keep], thin[keep]
     if not sample.size:
