@@ -139,3 +139,38 @@ def test_the_lengths_of_the_texts_to_attribute_reach_the_excerpts(flat_problem,
         ok = np.isclose(shares[:, None],
                         np.clip(lengths[None, :] / k[:, None], 1 / 32, 1)).any(axis=1)
         assert ok.all()
+
+
+def test_e_add_keeps_e0s_excerpts_and_adds_matched_ones(flat_problem, monkeypatch) -> None:
+    """Under E-add the excerpt rows are E0's, bit for bit, followed by as many more thinned
+    to the lengths of the texts to attribute (the thirteenth rule's variant); E0's shares
+    are what excerpt_shares gives under E-add."""
+    from hclib.attribution.calibration_rows import excerpt_shares
+    known_lengths = np.full(50, 1000.0)
+    targets = np.array([100, 250])
+    assert np.array_equal(excerpt_shares(known_lengths, targets, np.random.default_rng(3),
+                                         "E-add"),
+                          excerpt_shares(known_lengths, targets, np.random.default_rng(3),
+                                         "E0"))
+    seen = {}
+    original = calibration_rows.excerpt_verdicts
+
+    def spy(*args, **kwargs):
+        out = original(*args, **kwargs)
+        seen.setdefault(calibration_rows.EXCERPT_LENGTHS, out[0])
+        return out
+
+    monkeypatch.setattr(calibration_rows, "excerpt_verdicts", spy)
+    known, _, unknown, _ = flat_problem
+    for variant in ("E0", "E-add"):
+        monkeypatch.setattr(calibration_rows, "EXCERPT_LENGTHS", variant)
+        res = hclib.attribute(known, unknown, progress=False)
+    e0, add = seen["E0"], seen["E-add"]
+    n = len(e0)
+    assert len(add) == 2 * n
+    for column in ("in_vocabulary", "_source", "true", "author"):
+        assert add[column].iloc[:n].tolist() == e0[column].tolist()
+    # the added excerpts: at the lengths of the texts to attribute, unless their known
+    # text is shorter
+    lengths = res.tokens["in_vocabulary"].to_numpy(dtype=float)
+    assert np.median(add["in_vocabulary"].iloc[n:]) <= lengths.max() * 1.2
