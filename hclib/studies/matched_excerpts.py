@@ -73,11 +73,11 @@ from .your_texts import _gutenberg_folds, _pooled, _row
 __all__ = ["CONFIRM_WORDS", "RESULTS_FILE", "VARIANTS", "checks", "evidence_check", "load",
            "verdict", "work_folds"]
 
-#: The variants compared: the default and the candidate.
+#: E0 (the default) and E-add (the candidate), compared.
 VARIANTS = ("E0", "E-add")
 #: The lengths of the short checks that decide (never run before the rule).
 CONFIRM_WORDS = (375, 750)
-#: The stored run: :func:`checks` of each of :data:`VARIANTS`, a row each.
+#: The stored run, a row of :func:`checks` for each of :data:`VARIANTS`.
 RESULTS_FILE = Path(__file__).with_name("data") / "matched_excerpts.csv"
 
 
