@@ -190,9 +190,9 @@ def excerpt_verdicts(result: Attribution, m: Method, groups: list, rows: np.ndar
         # E0's excerpts bit for bit, and as many more at the texts' lengths (own generator)
         more = np.random.default_rng(1)
         matched = excerpt_shares(lengths, targets, more, "E-match")
-        sample = np.concatenate([sample, sample])
-        thin = np.vstack([thin, more.binomial(result._known_counts[sample[:lengths.size]],
+        thin = np.vstack([thin, more.binomial(result._known_counts[sample],
                                               matched[:, None])])
+        sample = np.concatenate([sample, sample])
     keep = thin.sum(axis=1) > 0
     sample, thin = sample[keep], thin[keep]
     if not sample.size:

@@ -133,12 +133,10 @@ def general_impostors(known: Sequence[str], questioned: Sequence[str],
     items = [feats.items(t) for t in known]
     q_items = [feats.items(t) for t in questioned]
     lexicon = {w: i for i, w in enumerate(impostors.lexicon)}
-    for doc in items + q_items:
-        for w in doc:
-            lexicon.setdefault(w, len(lexicon))
+    k_codes, q_codes = ([np.fromiter((lexicon.setdefault(w, len(lexicon)) for w in d),
+                                     dtype=np.int64, count=len(d)) for d in docs]
+                        for docs in (items, q_items))
     names = np.array(list(lexicon), dtype=str)
-    k_codes, q_codes = ([np.fromiter((lexicon[w] for w in d), dtype=np.int64, count=len(d))
-                         for d in docs] for docs in (items, q_items))
     i_codes = [np.asarray(c, dtype=np.int64) for c in impostors.codes]
     docs = k_codes + q_codes + i_codes
     weight = sum(np.bincount(c, minlength=names.size) / max(c.size, 1) for c in docs)

@@ -44,7 +44,7 @@ from tqdm import tqdm
 
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
-from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED
+from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED, score_table
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
            "RULE", "answers", "differences", "headline", "load", "main", "problems",
@@ -122,11 +122,9 @@ def load() -> pd.DataFrame:
 
 
 def scores(frame: pd.DataFrame) -> pd.DataFrame:
-    """PAN's measures per (answer, set)."""
-    rows = [{"variant": v, "set": s, "problems": len(g)}
-            | metrics.verification_scores(g["same"], g["answer"].fillna(0.5))
-            for (v, s), g in frame.groupby(["variant", "set"], sort=False)]
-    return pd.DataFrame(rows)
+    """PAN's measures per (answer, set): the study's
+    :func:`~hclib.studies.verification_study.score_table`, every problem a test one."""
+    return score_table(frame.assign(part="test", family=frame["variant"]))
 
 
 def differences(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
@@ -151,10 +149,11 @@ def differences(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def targets(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rule's verdict per set (module docstring)."""
+def targets(frame: pd.DataFrame, diff: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rule's verdict per set (module docstring), from :func:`differences` ``diff``
+    (computed here when not given)."""
     table = scores(frame).set_index(["variant", "set"])
-    diff = differences(frame).set_index(["set", "against"])
+    diff = (differences(frame) if diff is None else diff).set_index(["set", "against"])
     rows = []
     for s in ORDER:
         d = table.loc[DEFAULT, s]
@@ -170,8 +169,8 @@ def targets(frame: pd.DataFrame) -> pd.DataFrame:
 def headline(frame: pd.DataFrame) -> str:
     """The sentence of README.md and benchmarks/README.md, from the stored answers."""
     table = scores(frame).set_index(["variant", "set"])
-    verdict = targets(frame).set_index("set")
     diff = differences(frame)
+    verdict = targets(frame, diff).set_index("set")
 
     def per_set(variant: str, measure: str) -> str:
         return " / ".join(f"{table.loc[(variant, s), measure]:.2f}".replace("0.", ".", 1)

@@ -561,15 +561,16 @@ def rerun(names: Sequence[str], n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFr
     """Answer the stored problems again with the variants ``names`` only (after a fix of
     one of them), keep every other variant's stored answers, and store and return the
     table (:func:`tabulate`)."""
-    chosen = [v for v in variants() if v.name in set(names)]
-    unknown = set(names) - {v.name for v in chosen}
+    wanted = set(names)
+    chosen = [v for v in variants() if v.name in wanted]
+    unknown = wanted - {v.name for v in chosen}
     if unknown:
         raise ValueError(f"names: unknown variant(s) {sorted(unknown)}")
     new = answers(build_sets(n, seed), chosen)
     old = pd.read_csv(SCORES_FILE)
     order = list(dict.fromkeys([*old["variant"], *names]))
-    frame = pd.concat([new[new.variant.eq(v)] if v in set(names) else old[old.variant.eq(v)]
-                       for v in order], ignore_index=True)
+    frame = pd.concat([(new if v in wanted else old).query("variant == @v") for v in order],
+                      ignore_index=True)
     frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
     return tabulate()
 
