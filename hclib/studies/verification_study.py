@@ -67,58 +67,11 @@ by the rule. Targets on the test parts of (a)–(c) and the Federalist: the defa
 :math:`C_{llr} < 1`; ``train=`` leaves fewer than 20 % of the answers
 non-answers on every test part.
 
-**Both feature kinds together** (issue 41, item 1), added after the run above with
-:data:`SELECTION_RULE` unchanged and written and committed before the new run: the
-configuration ``("minmax", "words+chars:3")`` (:mod:`hclib.texts.features`: the word
-unigrams and the tagged character 3-grams in one list; the relative vocabulary takes half
-its items from each block, :func:`hclib.verification.relative.relative_vocabulary`),
-with its four variants (pseudo, pooled, train, raw score). The hypothesis: on the stored
-run the character 3-grams won on the test parts (pooled AUC essays .820, novels .778,
-pairs .809 against words' .735 / .708 / .692) but lost on the novels' training part,
-whose excerpts are short (.507 against .712), so the rule ranked words first; both
-together might hold up on both. Only min–max, the distance of the current default and
-the best with character 3-grams on the training parts; χ² was left out to keep the run
-affordable. The whole study is run again (every variant, same problems and seeds). If
-the rule ranks ``relative minmax words+chars:3`` or its pooled variant first, it
-replaces the default: ``DEFAULT_DISTANCE`` stays ``"minmax"``, the default features of
-:func:`hclib.verify` and of ``hclib verify --features`` become ``"words+chars:3"``, and
-``DEFAULT_CALIBRATION`` becomes the winner's (``"pooled"`` or ``"pseudo"``), with the
-pooled model of ``minmax words+chars:3`` stored in ``POOLED_FILE``. Otherwise the default
-stays, and the new variants' numbers are recorded here and in ``TABLE_FILE``.
-
-*Result* (the rerun: 791 s, every earlier variant's measures reproduced exactly): the
-rule still ranks ``relative minmax words, pooled`` first (mean training AUC 0.773,
-mean :math:`C_{llr}` 0.869); the default stays. ``relative minmax words+chars:3,
-pooled`` is fifth among the candidates (0.732, 0.885; after fisher words pooled 0.745,
-χ² words pooled 0.740, minmax words pseudo 0.735), its pseudo variant 0.697 (0.890). On
-the training parts the combination did not hold up on the short novels: pooled AUC
-essays / novels / pairs .820 / .575 / .800 (words .865 / .713 / .743, chars:3 .804 /
-.507 / .835). On the test parts (essays / Federalist / novels / pairs), pooled: AUC
-.757 / .629 / .815 / .825, :math:`C_{llr}` .844 / 1.037 / .865 / .852; pseudo: AUC .705 /
-.645 / .815 / .775, :math:`C_{llr}` .899 / 1.032 / .898 / .896; ``train``: AUC .740 /
-.713 / .823 / .760; raw score AUC .785 / .728 / .759 / .804 (the default's pooled AUC
-.735 / .725 / .708 / .693, :math:`C_{llr}` .865 / .884 / .889 / .862). Better than
-words on the test parts of novels and pairs, worse on the Federalist, where its
-probability costs more than none (:math:`C_{llr}` above 1): the test parts are not what
-the rule reads, and with 40 problems a set's AUC has a standard error near 0.05–0.07.
-
-**The General Impostors score as a third feature** (issue 41, written and committed
-before its run; :data:`SELECTION_RULE` unchanged). Mended, hclib's General Impostors
-baseline (the whole texts, the known texts pooled) leads the default on three of the
-four test parts here and of 200 fresh problems per set
-(:mod:`hclib.studies.verification_confirmation`), though its mean training AUC (.737) is
-below the default's (.773). The hypothesis, drawn from the test parts: it holds what the
-relative score (every text cut to one length, one known text halved) loses. The variant
-``relative minmax words+GI, pooled``: the default's pooled model with the baseline's
-score as a third feature (slope at least 0), fitted and cross-fitted as the other pooled
-variants; a candidate. Ranked first by the rule, it becomes the default only if it also
-holds on a draw never run (draw 2 of :func:`~hclib.studies.verification_sets.build_sets`,
-200 problems per test set): mean test AUC over the four sets at least the default's, and
-:math:`C_{llr}` below 1 on each. Otherwise it is reported and the default stays.
-*Result* (38 s; every other variant's answers unchanged): mean training AUC .773
-(essays / novels / pairs .856 / .705 / .758), mean :math:`C_{llr}` .879: a tie with the
-default (.773, .869), broken by :math:`C_{llr}`; the default stays, and draw 2 was not
-run. Test parts: AUC .785 / .725 / .748 / .695, :math:`C_{llr}` .847 / .848 / .898 / .875.
+**Later experiments**, each added after the run above with :data:`SELECTION_RULE`
+unchanged and its own rule written and committed before its run (both feature kinds
+together; the General Impostors score as a third feature; the rank statistic), are told in
+:mod:`hclib.studies.verification_followups`; their variants are answered on these
+problems and stored with the others.
 
 **The stored run** has :data:`N_PROBLEMS` problems per set and part (:func:`main`'s
 ``n``; PAN 2018 has 75 English authors and the Gutenberg collection 55, split in halves,
@@ -147,11 +100,12 @@ from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
-           "N_PROBLEMS", "ORDER", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
+           "N_PROBLEMS", "ORDER", "RANK", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
            "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI", "answers", "candidate",
-           "choose", "configuration", "cross_fitted", "default_choice", "earlier",
-           "headline", "load", "main", "markdown", "pooled_models", "rerun",
-           "score_table", "tabulate", "variants"]
+           "choose", "configuration", "configuration_variants", "cross_fitted",
+           "default_choice", "earlier", "headline", "load", "main", "markdown",
+           "pooled_models", "relative_name", "rerun", "score_table", "tabulate",
+           "variants"]
 
 #: The rule that chooses the default, written before the comparison ran (module docstring).
 SELECTION_RULE = ("among the untrained probabilities (relative D F, pooled or pseudo) with "
@@ -209,14 +163,15 @@ _CACHE: dict[tuple[str, str], pd.Series] = {}
 _JOBS = 2
 
 
-def _relative_row(job: tuple[Problem, str, str]) -> dict[str, Any]:
+def _relative_row(job: tuple[Problem, str, str, str]) -> dict[str, Any]:
     """One :func:`hclib.verify` call (pseudo-problem calibration): the table row, the PAN
     answer and the P-value."""
     from hclib.verification.verify import verify
 
-    p, distance, features = job
+    p, distance, features, statistic = job
     res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
-                 distance=distance, features=features, calibration="pseudo")
+                 distance=distance, features=features, statistic=statistic,
+                 calibration="pseudo")
     return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 
@@ -231,12 +186,12 @@ def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem
     return pd.DataFrame([_CACHE[kind, p.id] for p in problems]).reset_index(drop=True)
 
 
-def _relative_table(distance: str, features: str, problems: Sequence[Problem]
-                    ) -> pd.DataFrame:
-    kind = f"relative {distance} {features}"
+def _relative_table(distance: str, features: str, problems: Sequence[Problem],
+                    statistic: str = "share") -> pd.DataFrame:
+    kind = relative_name(distance, features, statistic)
 
     def make(todo: list[Problem]) -> pd.DataFrame:
-        jobs = [(p, distance, features) for p in todo]
+        jobs = [(p, distance, features, statistic) for p in todo]
         bar = dict(total=len(jobs), desc=kind, leave=False)
         if _JOBS > 1 and len(jobs) > 1:
             import multiprocessing as mp
@@ -257,16 +212,18 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
 
 
 def _modelled(distance: str, features: str, signs: dict[str, int] | None,
-              gi: bool = False) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
+              gi: bool = False, statistic: str = "share", guard: bool = True
+              ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
     """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
     ``FEATURES``, ``train=``) fitted on labelled problems. A pooled model (``signs``
     given) answers as :func:`hclib.verify` does: only problems with as many rivals as its
-    training problems, the pseudo-problems' answer elsewhere. ``gi``: the table has the
-    General Impostors score as its column ``gi`` too."""
+    training problems (``guard``; otherwise every problem), the pseudo-problems' answer
+    elsewhere. ``gi``: the table has the General Impostors score as its column ``gi``
+    too."""
     from hclib.verification.model import fit_model
 
     def rows(problems: Sequence[Problem]) -> pd.DataFrame:
-        table = _relative_table(distance, features, problems)
+        table = _relative_table(distance, features, problems, statistic)
         return table.assign(gi=_gi(problems)) if gi else table
 
     def fit(problems: Sequence[Problem]) -> Any:
@@ -276,7 +233,7 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
             model = fit_model(table, truth, features=signs)
         except ValueError:  # no scored problems of both kinds: no model, answers 0.5
             return None
-        if signs is None:
+        if signs is None or not guard:
             return model
         return replace(model, min_rivals=int(np.nanmin(table["rivals"].to_numpy(float))))
 
@@ -295,9 +252,11 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
     return fit, answer
 
 
-def _column(distance: str, features: str, column: str) -> Callable[..., np.ndarray]:
+def _column(distance: str, features: str, column: str, statistic: str = "share"
+            ) -> Callable[..., np.ndarray]:
     def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
-        return _relative_table(distance, features, problems)[column].to_numpy(float)
+        return _relative_table(distance, features, problems,
+                               statistic)[column].to_numpy(float)
 
     return answer
 
@@ -314,26 +273,44 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
     return _cached("gi", problems, _gi_rows)["gi"].to_numpy(dtype=float)
 
 
-def variants() -> list[Variant]:
-    """Every compared variant (module docstring), in the order of every table."""
+def relative_name(distance: str, features: str, statistic: str = "share") -> str:
+    """``"relative DISTANCE FEATURES"``, with `` STATISTIC`` unless it is ``"share"``."""
+    return f"relative {distance} {features}" + ("" if statistic == "share"
+                                                  else f" {statistic}")
+
+
+def configuration_variants(distance: str, features: str, statistic: str = "share",
+                           guard: bool = True) -> list[Variant]:
+    """The four variants of one configuration of the relative score (module docstring):
+    pseudo, pooled (``guard``: answering only problems with its training problems'
+    rivals), train, raw score."""
     from hclib.verification.model import POOLED_FEATURES
 
+    name = relative_name(distance, features, statistic)
+    fit, answer = _modelled(distance, features, POOLED_FEATURES, statistic=statistic,
+                            guard=guard)
+    out = [Variant(name, "relative", _column(distance, features, "answer", statistic)),
+           Variant(f"{name}, pooled", "relative, pooled", answer, fit, True)]
+    fit, answer = _modelled(distance, features, None, statistic=statistic)
+    return out + [Variant(f"{name}, train", "relative, train", answer, fit),
+                  Variant(f"{name}, raw score", "relative, raw score",
+                          _column(distance, features, "score", statistic))]
+
+
+def variants() -> list[Variant]:
+    """Every compared variant (module docstring), in the order of every table."""
     out = [Variant("HC P-value", "HC P-value", _column("minmax", "words", "p_value")),
            Variant("General Impostors", "baseline", _gi)]
     for distance, features in CONFIGS:
-        name = f"relative {distance} {features}"
-        out.append(Variant(name, "relative", _column(distance, features, "answer")))
-        fit, answer = _modelled(distance, features, POOLED_FEATURES)
-        out.append(Variant(f"{name}, pooled", "relative, pooled", answer, fit, True))
-        fit, answer = _modelled(distance, features, None)
-        out.append(Variant(f"{name}, train", "relative, train", answer, fit))
-        out.append(Variant(f"{name}, raw score", "relative, raw score",
-                           _column(distance, features, "score")))
-    return out + [_with_gi()]
+        out += configuration_variants(distance, features)
+    return out + [_with_gi(), *configuration_variants(*RANK)]
 
 
 #: The pooled variant with the General Impostors score as a feature (module docstring).
 WITH_GI = "relative minmax words+GI, pooled"
+#: The rank statistic's configuration, (distance, features, statistic)
+#: (:mod:`hclib.studies.verification_followups`).
+RANK = ("minmax", "words", "rank")
 
 
 def _with_gi() -> Variant:
@@ -559,8 +536,8 @@ def tabulate() -> pd.DataFrame:
 
 def rerun(names: Sequence[str], n: int = N_PROBLEMS, seed: int = 0) -> pd.DataFrame:
     """Answer the stored problems again with the variants ``names`` only (after a fix of
-    one of them), keep every other variant's stored answers, and store and return the
-    table (:func:`tabulate`)."""
+    one of them, or a later experiment's), keep every other variant's stored answers, and
+    store and return the table (:func:`tabulate`)."""
     wanted = set(names)
     chosen = [v for v in variants() if v.name in wanted]
     unknown = wanted - {v.name for v in chosen}
