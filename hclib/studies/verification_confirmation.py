@@ -127,9 +127,10 @@ def scores(frame: pd.DataFrame) -> pd.DataFrame:
     return score_table(frame.assign(part="test", family=frame["variant"]))
 
 
-def differences(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
-    """AUC of the default minus each other answer's, per set, with the paired bootstrap
-    95 % interval (the same resampled problems for both)."""
+def differences(frame: pd.DataFrame, seed: int = 0, reference: str = DEFAULT
+                ) -> pd.DataFrame:
+    """AUC of the ``reference`` answer (the default) minus each other answer's, per set,
+    with the paired bootstrap 95 % interval (the same resampled problems for both)."""
     rng = np.random.default_rng(seed)
     rows = []
     for s in ORDER:
@@ -139,8 +140,8 @@ def differences(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
             "same"].loc[wide.index].to_numpy(bool)
         draws = [rng.integers(0, len(wide), len(wide)) for _ in range(BOOTSTRAP)]
         draws = [d for d in draws if 0 < same[d].sum() < d.size]
-        for other in wide.columns.drop(DEFAULT):
-            a, b = wide[DEFAULT].to_numpy(), wide[other].to_numpy()
+        for other in wide.columns.drop(reference):
+            a, b = wide[reference].to_numpy(), wide[other].to_numpy()
             boot = [metrics.auc(same[d], a[d]) - metrics.auc(same[d], b[d]) for d in draws]
             lo, hi = np.quantile(boot, [0.025, 0.975])
             rows.append({"set": s, "against": other,

@@ -100,8 +100,8 @@ from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
-           "N_PROBLEMS", "ORDER", "RANK", "REPLACED", "SCORES_FILE", "SELECTION_RULE",
-           "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI", "answers", "candidate",
+           "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED", "SCORES_FILE",
+           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI", "answers", "candidate",
            "choose", "configuration", "configuration_variants", "cross_fitted",
            "default_choice", "earlier", "headline", "load", "main", "markdown",
            "pooled_models", "relative_name", "rerun", "score_table", "tabulate",
@@ -311,6 +311,10 @@ WITH_GI = "relative minmax words+GI, pooled"
 #: The rank statistic's configuration, (distance, features, statistic)
 #: (:mod:`hclib.studies.verification_followups`).
 RANK = ("minmax", "words", "rank")
+#: Variants that the rule ranked first but that did not hold on their experiment's own
+#: check (:mod:`hclib.studies.verification_followups`): never the default.
+NOT_HELD = frozenset({"relative minmax words rank, pooled",
+                      "relative minmax words rank"})
 
 
 def _with_gi() -> Variant:
@@ -448,9 +452,9 @@ def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
 
 def default_choice(ranking: pd.DataFrame) -> str:
     """The variant of :func:`choose`'s ranking that is :func:`hclib.verify`'s default:
-    the first candidate (module docstring)."""
+    the first candidate (module docstring) not in :data:`NOT_HELD`."""
     for name in ranking.index:
-        if candidate(str(name)):
+        if candidate(str(name)) and name not in NOT_HELD:
             return str(name)
     raise ValueError("ranking: no candidate variant (relative, untrained)")
 
