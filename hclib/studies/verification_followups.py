@@ -7,100 +7,101 @@ unchanged and its own decision written and committed before its run; every varia
 answers are stored with the study's (``SCORES_FILE``, ``TABLE_FILE``) and ranked by the
 same rule.
 
-**Both feature kinds together** (issue 41, item 1), added after the study's first run with
-:data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged and written and committed before the new run: the
-configuration ``("minmax", "words+chars:3")`` (:mod:`hclib.texts.features`: the word
-unigrams and the tagged character 3-grams in one list; the relative vocabulary takes half
-its items from each block, :func:`hclib.verification.relative.relative_vocabulary`),
-with its four variants (pseudo, pooled, train, raw score). The hypothesis: on the stored
-run the character 3-grams won on the test parts (pooled AUC essays .820, novels .778,
-pairs .809 against words' .735 / .708 / .692) but lost on the novels' training part,
-whose excerpts are short (.507 against .712), so the rule ranked words first; both
-together might hold up on both. Only min–max, the distance of the current default and
-the best with character 3-grams on the training parts; χ² was left out to keep the run
-affordable. The whole study is run again (every variant, same problems and seeds). If
-the rule ranks ``relative minmax words+chars:3`` or its pooled variant first, it
-replaces the default: ``DEFAULT_DISTANCE`` stays ``"minmax"``, the default features of
-:func:`hclib.verify` and of ``hclib verify --features`` become ``"words+chars:3"``, and
+**Both feature kinds together** (issue 41, item 1), added after the study's first run
+with :data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged and written and
+committed before the new run: the configuration ``("minmax", "words+chars:3")``
+(:mod:`hclib.texts.features`: the word unigrams and the tagged character 3-grams in one
+list; the relative vocabulary takes half its items from each block,
+:func:`hclib.verification.relative.relative_vocabulary`), with its four variants
+(pseudo, pooled, train, raw score). The hypothesis: on the stored run the character
+3-grams won on the test parts (pooled AUC essays .820, novels .778, pairs .809 against
+words' .735 / .708 / .692) but lost on the novels' training part, whose excerpts are
+short (.507 against .712), so the rule ranked words first; both together might hold up
+on both. Only min–max, the distance of the current default and the best with character
+3-grams on the training parts; χ² was left out to keep the run affordable. The whole
+study is run again (every variant, same problems and seeds). If the rule ranks
+``relative minmax words+chars:3`` or its pooled variant first, it replaces the default:
+``DEFAULT_DISTANCE`` stays ``"minmax"``, the default features of :func:`hclib.verify`
+and of ``hclib verify --features`` become ``"words+chars:3"``, and
 ``DEFAULT_CALIBRATION`` becomes the winner's (``"pooled"`` or ``"pseudo"``), with the
-pooled model of ``minmax words+chars:3`` stored in ``POOLED_FILE``. Otherwise the default
-stays, and the new variants' numbers are recorded here and in ``TABLE_FILE``.
+pooled model of ``minmax words+chars:3`` stored in ``POOLED_FILE``. Otherwise the
+default stays, and the new variants' numbers are recorded here and in ``TABLE_FILE``.
 
 *Result* (the rerun: 791 s, every earlier variant's measures reproduced exactly): the
-rule still ranks ``relative minmax words, pooled`` first (mean training AUC 0.773,
-mean :math:`C_{llr}` 0.869); the default stays. ``relative minmax words+chars:3,
-pooled`` is fifth among the candidates (0.732, 0.885; after fisher words pooled 0.745,
-χ² words pooled 0.740, minmax words pseudo 0.735), its pseudo variant 0.697 (0.890). On
-the training parts the combination did not hold up on the short novels: pooled AUC
-essays / novels / pairs .820 / .575 / .800 (words .865 / .713 / .743, chars:3 .804 /
-.507 / .835). On the test parts (essays / Federalist / novels / pairs), pooled: AUC
-.757 / .629 / .815 / .825, :math:`C_{llr}` .844 / 1.037 / .865 / .852; pseudo: AUC .705 /
-.645 / .815 / .775, :math:`C_{llr}` .899 / 1.032 / .898 / .896; ``train``: AUC .740 /
-.713 / .823 / .760; raw score AUC .785 / .728 / .759 / .804 (the default's pooled AUC
-.735 / .725 / .708 / .693, :math:`C_{llr}` .865 / .884 / .889 / .862). Better than
-words on the test parts of novels and pairs, worse on the Federalist, where its
-probability costs more than none (:math:`C_{llr}` above 1): the test parts are not what
-the rule reads, and with 40 problems a set's AUC has a standard error near 0.05–0.07.
+rule still ranks ``relative minmax words, pooled`` first (mean training AUC 0.773, mean
+:math:`C_{llr}` 0.869); the default stays. ``relative minmax words+chars:3, pooled`` is
+fifth among the candidates (0.732, 0.885; after fisher words pooled 0.745, χ² words
+pooled 0.740, minmax words pseudo 0.735), its pseudo variant 0.697 (0.890). On the
+training parts the combination did not hold up on the short novels: pooled AUC essays /
+novels / pairs .820 / .575 / .800 (words .865 / .713 / .743, chars:3 .804 / .507 /
+.835). On the test parts (essays / Federalist / novels / pairs), pooled: AUC .757 / .629
+/ .815 / .825, :math:`C_{llr}` .844 / 1.037 / .865 / .852; pseudo: AUC .705 / .645 /
+.815 / .775, :math:`C_{llr}` .899 / 1.032 / .898 / .896; ``train``: AUC .740 / .713 /
+.823 / .760; raw score AUC .785 / .728 / .759 / .804 (the default's pooled AUC .735 /
+.725 / .708 / .693, :math:`C_{llr}` .865 / .884 / .889 / .862). Better than words on the
+test parts of novels and pairs, worse on the Federalist, where its probability costs
+more than none (:math:`C_{llr}` above 1): the test parts are not what the rule reads,
+and with 40 problems a set's AUC has a standard error near 0.05–0.07.
 
 **The General Impostors score as a third feature** (issue 41, written and committed
-before its run; :data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged). Mended, hclib's General Impostors
-baseline (the whole texts, the known texts pooled) leads the default on three of the
-four test parts here and of 200 fresh problems per set
+before its run; :data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged).
+Mended, hclib's General Impostors baseline (the whole texts, the known texts pooled)
+leads the default on three of the four test parts here and of 200 fresh problems per set
 (:mod:`hclib.studies.verification_confirmation`), though its mean training AUC (.737) is
 below the default's (.773). The hypothesis, drawn from the test parts: it holds what the
 relative score (every text cut to one length, one known text halved) loses. The variant
 ``relative minmax words+GI, pooled``: the default's pooled model with the baseline's
 score as a third feature (slope at least 0), fitted and cross-fitted as the other pooled
 variants; a candidate. Ranked first by the rule, it becomes the default only if it also
-holds on a draw never run (draw 2 of :func:`~hclib.studies.verification_sets.build_sets`,
-200 problems per test set): mean test AUC over the four sets at least the default's, and
-:math:`C_{llr}` below 1 on each. Otherwise it is reported and the default stays.
-*Result* (38 s; every other variant's answers unchanged): mean training AUC .773
-(essays / novels / pairs .856 / .705 / .758), mean :math:`C_{llr}` .879: a tie with the
-default (.773, .869), broken by :math:`C_{llr}`; the default stays, and draw 2 was not
-run. Test parts: AUC .785 / .725 / .748 / .695, :math:`C_{llr}` .847 / .848 / .898 / .875.
-
+holds on a draw never run (draw 2 of
+:func:`~hclib.studies.verification_sets.build_sets`, 200 problems per test set): mean
+test AUC over the four sets at least the default's, and :math:`C_{llr}` below 1 on each.
+Otherwise it is reported and the default stays. *Result* (38 s; every other variant's
+answers unchanged): mean training AUC .773 (essays / novels / pairs .856 / .705 / .758),
+mean :math:`C_{llr}` .879: a tie with the default (.773, .869), broken by
+:math:`C_{llr}`; the default stays, and draw 2 was not run. Test parts: AUC .785 / .725
+/ .748 / .695, :math:`C_{llr}` .847 / .848 / .898 / .875.
 
 **The rank statistic** (issue 41, written and committed before its run;
 :data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged; :data:`RANK_RULE`).
 Hypothesis, from the stored training parts: on the one-known-text sets, whose texts are
 short (the novels' 1,800-word excerpts, the pairs), the raw ``share`` score ranks poorly
 on the novels (training AUC .585; pooled .712, General Impostors .568). The ``share``
-statistic counts the subsets on which the author's side beats the *nearest* of 25 or more
-rivals: with short, noisy texts it is 0 on most subsets, a coarse score. ``statistic=
-"rank"`` (:mod:`hclib.verification.relative`) counts, on every subset, the share of the
-rivals farther than the author's side: a graded score from the same distances, which may
-rank short texts better. The variants: ``relative minmax words rank`` with its four
-variants (pseudo, pooled with the rivals guard, train, raw score), answered on the stored
-problems (:func:`run`). The rank score also grows as the rivals are fewer (they are the
-texts nearest to Q), so the pooled model keeps its guard.
+statistic counts the subsets on which the author's side beats the *nearest* of 25 or
+more rivals: with short, noisy texts it is 0 on most subsets, a coarse score.
+``statistic= "rank"`` (:mod:`hclib.verification.relative`) counts, on every subset, the
+share of the rivals farther than the author's side: a graded score from the same
+distances, which may rank short texts better. The variants: ``relative minmax words
+rank`` with its four variants (pseudo, pooled with the rivals guard, train, raw score),
+answered on the stored problems (:func:`run`). The rank score also grows as the rivals
+are fewer (they are the texts nearest to Q), so the pooled model keeps its guard.
 
 Decision: the variants are candidates as the others. If the rule ranks ``relative minmax
-words rank, pooled`` or ``relative minmax words rank`` first, it becomes the default only
-if it also holds on a draw never run (draw 2 of
-:func:`~hclib.studies.verification_sets.build_sets`, 200 problems per test set): mean test
-AUC over the four sets at least the default's there, and :math:`C_{llr}` below 1 on each
-set; then ``statistic="rank"`` becomes :func:`hclib.verify`'s default, with its pooled
-model stored. Otherwise it is reported and the default stays. Reported whatever the
-ranking: the rank raw score's training AUC on each set beside the share's (the
+words rank, pooled`` or ``relative minmax words rank`` first, it becomes the default
+only if it also holds on a draw never run (draw 2 of
+:func:`~hclib.studies.verification_sets.build_sets`, 200 problems per test set): mean
+test AUC over the four sets at least the default's there, and :math:`C_{llr}` below 1 on
+each set; then ``statistic="rank"`` becomes :func:`hclib.verify`'s default, with its
+pooled model stored. Otherwise it is reported and the default stays. Reported whatever
+the ranking: the rank raw score's training AUC on each set beside the share's (the
 hypothesis holds if it is higher on the novels and the pairs).
 
 *Result.* The run (34 s; every other variant's answers unchanged): the rule ranks
 ``relative minmax words rank, pooled`` first, mean training AUC .775 (essays / novels /
-pairs .871 / .660 / .795), mean :math:`C_{llr}` .796, a tie with the default (.773, .869)
-broken by :math:`C_{llr}`. The hypothesis held on the training parts: the rank raw
+pairs .871 / .660 / .795), mean :math:`C_{llr}` .796, a tie with the default (.773,
+.869) broken by :math:`C_{llr}`. The hypothesis held on the training parts: the rank raw
 score's AUC .649 on the novels and .840 on the pairs, against the share's .585 and .809
 (essays .822 against .865). On the 40-problem test parts it led the default and the
 baseline on all four sets (AUC .778 / .800 / .790 / .688, essays / Federalist / novels /
-pairs; :math:`C_{llr}` .788 / .805 / .830 / .991). The check (:func:`check_answers`,
-3 min 37 s; the HC probability's answers 52 s), 200 problems per test set of draw 2:
-the pooled rank variant's AUC .769 / .705 / .789 / .688 against the default's .785 /
-.716 / .764 / .696, mean .7376 against .7402, :math:`C_{llr}` .848 / .917 / .805 / .977;
-the pseudo rank variant (second, also tied) mean .7260. **Neither held**: the default
-stays, and both are in :data:`~hclib.studies.verification_study.NOT_HELD`. The
-40-problem lead was sampling error. On the same 200 problems the default's AUC minus
-General Impostors' is +.001 (−.057, +.059) on the essays, −.100 (−.171, −.032) on the
-Federalist, +.003 (−.060, +.063) on the novels and −.060 (−.117, −.009) on the pairs.
+pairs; :math:`C_{llr}` .788 / .805 / .830 / .991). The check (:func:`check_answers`, 3
+min 37 s; the HC probability's answers 52 s), 200 problems per test set of draw 2: the
+pooled rank variant's AUC .769 / .705 / .789 / .688 against the default's .785 / .716 /
+.764 / .696, mean .7376 against .7402, :math:`C_{llr}` .848 / .917 / .805 / .977; the
+pseudo rank variant (second, also tied) mean .7260. **Neither held**: the default stays,
+and both are in :data:`~hclib.studies.verification_study.NOT_HELD`. The 40-problem lead
+was sampling error. On the same 200 problems the default's AUC minus General Impostors'
+is +.001 (−.057, +.059) on the essays, −.100 (−.171, −.032) on the Federalist, +.003
+(−.060, +.063) on the novels and −.060 (−.117, −.009) on the pairs.
 """
 
 from __future__ import annotations
@@ -152,9 +153,10 @@ SHIPPED = "relative minmax words, pooled"
 
 def check_answers(save: Path | None = CHECK_FILE) -> pd.DataFrame:
     """The check of the rank experiment's rule (module docstring): the shipped default,
-    the rank variants that the rule may choose (pooled, pseudo), and General Impostors on :data:`CHECK_N` problems per
-    test set of draw :data:`CHECK_DRAW`, the pooled models fitted on the stored study's
-    training parts (draw 0), as the shipped one was."""
+    the rank variants that the rule may choose (pooled, pseudo), and General Impostors
+    on :data:`CHECK_N` problems per test set of draw :data:`CHECK_DRAW`, the pooled
+    models fitted on the stored study's training parts (draw 0), as the shipped one
+    was."""
     train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
     test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
     wanted = {SHIPPED, *rank_names()[:2], BASELINE}

@@ -101,7 +101,8 @@ from hclib.studies.verification_sets import Problem, build_sets
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
            "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED", "SCORES_FILE",
-           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI", "answers", "candidate",
+           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI",
+           "answers", "candidate",
            "choose", "configuration", "configuration_variants", "cross_fitted",
            "default_choice", "earlier", "headline", "load", "main", "markdown",
            "pooled_models", "relative_name", "rerun", "score_table", "tabulate",
