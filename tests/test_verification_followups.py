@@ -1,0 +1,81 @@
+"""hclib.studies.verification_followups: the rank experiment's rule, read on synthetic
+answers whose truth is known and on the stored check; the default skips what did not hold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hclib.studies import verification_followups as follow
+from hclib.studies import verification_study as study
+from hclib.verification.verify import DEFAULT_CALIBRATION, DEFAULT_DISTANCE
+
+RANK_PSEUDO, RANK_POOLED = follow.rank_names()[:2]
+
+
+def answers(strong: dict[str, float], n: int = 80, seed: int = 0) -> pd.DataFrame:
+    """Answers on ``n`` problems per set: each variant's shift of the same-author answers
+    above the others (0: chance)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in study.ORDER:
+        same = np.arange(n) < n // 2
+        for v, shift in strong.items():
+            p = np.clip(0.5 + np.where(same, shift, -shift) + rng.normal(0, 0.15, n),
+                        0.02, 0.98)
+            rows += [{"variant": v, "problem": f"{s} {k}", "answer": a, "set": s,
+                      "same": t} for k, (a, t) in enumerate(zip(p, same))]
+    return pd.DataFrame(rows)
+
+
+def test_a_rank_variant_holds_only_when_it_ranks_as_well_and_is_calibrated():
+    verdict = follow.check_verdict(answers({follow.SHIPPED: 0.05, RANK_POOLED: 0.2,
+                                            RANK_PSEUDO: 0.01}))
+    assert verdict.loc[RANK_POOLED, "holds"] and not verdict.loc[RANK_PSEUDO, "holds"]
+    assert verdict.loc[RANK_POOLED, "mean_auc"] > verdict.loc[RANK_POOLED, "shipped"]
+    # a perfect ranking on the pairs, but every answer near 0 there: Cllr above 1
+    bad = answers({follow.SHIPPED: 0.05, RANK_POOLED: 0.2, RANK_PSEUDO: 0.01})
+    flip = bad.variant.eq(RANK_POOLED) & bad.set.eq("pairs")
+    bad.loc[flip, "answer"] = np.where(bad.loc[flip, "same"], 0.02, 0.01)
+    verdict = follow.check_verdict(bad)
+    assert verdict.loc[RANK_POOLED, "worst_cllr"] >= 1
+    assert not verdict.loc[RANK_POOLED, "holds"]
+
+
+def test_the_default_skips_a_first_variant_that_did_not_hold():
+    ranking = pd.DataFrame({"auc": [0.80, 0.79, 0.78], "cllr": [0.7, 0.8, 0.9]},
+                           index=[RANK_POOLED, RANK_PSEUDO, follow.SHIPPED])
+    assert study.default_choice(ranking) == follow.SHIPPED
+    with pytest.raises(ValueError, match="ranking"):
+        study.default_choice(ranking.iloc[:2])
+
+
+def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():
+    verdict = follow.check_verdict()
+    failed = set(verdict.index[~verdict.holds])
+    assert failed == set(study.NOT_HELD)  # every check that failed, and only those
+    scores, table = study.load()
+    first, ranking = study.choose(table)
+    assert first == RANK_POOLED  # the rule ranked it first; its check did not hold
+    default = study.default_choice(ranking)
+    assert default == follow.SHIPPED
+    distance = default.split()[1]
+    assert distance == DEFAULT_DISTANCE
+    assert DEFAULT_CALIBRATION == "pooled" and default.endswith(", pooled")
+    # the check's problems are new: none is a problem of the stored study
+    check = pd.read_csv(follow.CHECK_FILE)
+    assert not set(check.problem) & set(scores.problem)
+    assert check.groupby("set").problem.nunique().eq(follow.CHECK_N).all()
+
+
+def test_check_load_refuses_answers_to_other_problems(tmp_path, monkeypatch):
+    mine = pd.read_csv(follow.CHECK_FILE)
+    before = pd.read_csv(follow.CHECK_BEFORE_FILE)
+    before.loc[0, "texts"] = "0000000000"
+    path = tmp_path / "before.csv"
+    before.to_csv(path, index=False)
+    monkeypatch.setattr(follow, "CHECK_BEFORE_FILE", path)
+    with pytest.raises(ValueError, match="other problems"):
+        follow.check_load()
+    assert len(mine) == 4 * 4 * follow.CHECK_N
