@@ -11,7 +11,8 @@ from hclib.studies import verification_followups as follow
 from hclib.studies import verification_study as study
 from hclib.verification.verify import DEFAULT_CALIBRATION, DEFAULT_DISTANCE
 
-RANK_PSEUDO, RANK_POOLED = follow.rank_names()[:2]
+RANK = follow.RANK_EXPERIMENT
+RANK_PSEUDO, RANK_POOLED = RANK.names[:2]
 
 
 def answers(strong: dict[str, float], n: int = 80, seed: int = 0) -> pd.DataFrame:
@@ -30,7 +31,7 @@ def answers(strong: dict[str, float], n: int = 80, seed: int = 0) -> pd.DataFram
 
 
 def test_a_rank_variant_holds_only_when_it_ranks_as_well_and_is_calibrated():
-    verdict = follow.check_verdict(answers({follow.SHIPPED: 0.05, RANK_POOLED: 0.2,
+    verdict = follow.check_verdict(RANK, answers({follow.SHIPPED: 0.05, RANK_POOLED: 0.2,
                                             RANK_PSEUDO: 0.01}))
     assert verdict.loc[RANK_POOLED, "holds"] and not verdict.loc[RANK_PSEUDO, "holds"]
     assert verdict.loc[RANK_POOLED, "mean_auc"] > verdict.loc[RANK_POOLED, "shipped"]
@@ -38,7 +39,7 @@ def test_a_rank_variant_holds_only_when_it_ranks_as_well_and_is_calibrated():
     bad = answers({follow.SHIPPED: 0.05, RANK_POOLED: 0.2, RANK_PSEUDO: 0.01})
     flip = bad.variant.eq(RANK_POOLED) & bad.set.eq("pairs")
     bad.loc[flip, "answer"] = np.where(bad.loc[flip, "same"], 0.02, 0.01)
-    verdict = follow.check_verdict(bad)
+    verdict = follow.check_verdict(RANK, bad)
     assert verdict.loc[RANK_POOLED, "worst_cllr"] >= 1
     assert not verdict.loc[RANK_POOLED, "holds"]
 
@@ -52,7 +53,7 @@ def test_the_default_skips_a_first_variant_that_did_not_hold():
 
 
 def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():
-    verdict = follow.check_verdict()
+    verdict = follow.check_verdict(RANK)
     failed = set(verdict.index[~verdict.holds])
     assert failed == set(study.NOT_HELD)  # every check that failed, and only those
     scores, table = study.load()
@@ -64,18 +65,18 @@ def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():
     assert distance == DEFAULT_DISTANCE
     assert DEFAULT_CALIBRATION == "pooled" and default.endswith(", pooled")
     # the check's problems are new: none is a problem of the stored study
-    check = pd.read_csv(follow.CHECK_FILE)
+    check = pd.read_csv(RANK.check_file)
     assert not set(check.problem) & set(scores.problem)
     assert check.groupby("set").problem.nunique().eq(follow.CHECK_N).all()
 
 
-def test_check_load_refuses_answers_to_other_problems(tmp_path, monkeypatch):
-    mine = pd.read_csv(follow.CHECK_FILE)
-    before = pd.read_csv(follow.CHECK_BEFORE_FILE)
+def test_check_load_refuses_answers_to_other_problems(tmp_path):
+    mine = pd.read_csv(RANK.check_file)
+    before = pd.read_csv(RANK.before_file)
     before.loc[0, "texts"] = "0000000000"
     path = tmp_path / "before.csv"
     before.to_csv(path, index=False)
-    monkeypatch.setattr(follow, "CHECK_BEFORE_FILE", path)
     with pytest.raises(ValueError, match="other problems"):
-        follow.check_load()
+        follow.check_load(follow.Experiment(RANK.config, RANK.rule, RANK.draw,
+                                            RANK.check_file, path))
     assert len(mine) == 4 * 4 * follow.CHECK_N

@@ -142,3 +142,30 @@ def test_impostors_of_another_kind_give_no_decision():
     assert list(like["decision"]) == ["same author", "different author"]
     small = verify(known, questioned, impostors=far[:30], min_tokens=10, n_subsets=50).table
     assert small["gap_known"].isna().all() and (small["reason"] == "").all()
+
+
+def test_one_known_text_whole_doubles_the_length_and_falls_back_to_halves():
+    """``one_known="whole"`` scores a single known text at its whole length when a pool
+    author has two texts (their pseudo-problems), and as halves when none has."""
+    rng = np.random.default_rng(4)
+    me = author(rng)
+    known, q = text(rng, me, 800), text(rng, me, 800)
+    pairs = {f"a{i}": [text(rng, author(rng, base=i), 800) for _ in range(2)]
+             for i in range(8)}
+    singles = [text(rng, author(rng, base=i), 800) for i in range(8)]
+    rows = {}
+    for name, pool in (("pairs", pairs), ("singles", singles)):
+        for mode in ("halves", "whole"):
+            res = verify(known, q, impostors=pool, one_known=mode, calibration="pseudo")
+            rows[name, mode] = res.table.iloc[0]
+    assert rows["pairs", "halves"]["relative_length"] == 400
+    assert rows["pairs", "whole"]["relative_length"] == 800
+    assert rows["singles", "whole"]["relative_length"] == 400  # no pool author of two
+    assert rows["singles", "whole"]["score"] == rows["singles", "halves"]["score"]
+    # two known texts: the option changes nothing
+    two = [text(rng, me, 800), known]
+    a = verify(two, q, impostors=pairs, one_known="whole").table.iloc[0]
+    b = verify(two, q, impostors=pairs).table.iloc[0]
+    assert a["score"] == b["score"] and a["relative_length"] == b["relative_length"]
+    with pytest.raises(ValueError, match="one_known"):
+        verify(known, q, impostors=pairs, one_known="both")

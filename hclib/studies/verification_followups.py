@@ -102,20 +102,48 @@ and both are in :data:`~hclib.studies.verification_study.NOT_HELD`. The 40-probl
 was sampling error. On the same 200 problems the default's AUC minus General Impostors'
 is +.001 (−.057, +.059) on the essays, −.100 (−.171, −.032) on the Federalist, +.003
 (−.060, +.063) on the novels and −.060 (−.117, −.009) on the pairs.
+
+**One known text scored whole** (issue 41, written and committed before its run;
+:data:`~hclib.studies.verification_study.SELECTION_RULE` unchanged; :data:`WHOLE_RULE`).
+Hypothesis, from the rank experiment's check (the default behind General Impostors
+clearly on the pairs, −.060, and the Federalist, −.100) and from the code: with one known
+text the relative score cuts it in two halves and every text to their length (a pair of
+800-word texts is compared at about 400 words: the questioned text and the impostors
+lose half their words), while General Impostors reads the whole texts. The halves serve
+the score only: with one known text the same-author pseudo-problems are the pool
+authors' (a text of theirs against their others), not the halves. So
+``one_known="whole"`` (:func:`hclib.verify`) scores the known text whole, at up to twice
+the length, and changes nothing else (a pool without an author of two texts falls back
+to halves). It changes the answers to problems with one known text only: every novel and
+pair, and the essays and Federalist papers with one. The variants: ``relative minmax
+words whole`` with its four variants (pooled with the rivals guard), answered on the
+stored problems.
+
+Decision: the variants are candidates as the others. If the rule's first candidate not in
+:data:`~hclib.studies.verification_study.NOT_HELD` is ``relative minmax words whole,
+pooled`` or ``relative minmax words whole``, it becomes the default only if it also
+holds on a draw never run (draw 3, 200 problems per test set): mean test AUC over the
+four sets at least the default's there, and :math:`C_{llr}` below 1 on each set; then
+``one_known="whole"`` becomes :func:`hclib.verify`'s default, with its pooled model
+stored. Otherwise it is reported and the default stays. Reported whatever the ranking:
+its training and test AUC beside the default's on the novels and the pairs.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-
+from dataclasses import dataclass
 from pathlib import Path
 
-from hclib.studies.verification_sets import build_sets
-from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, answers,
-                                              choose, relative_name, rerun, variants)
+import pandas as pd
 
-__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "RANK_RULE",
-           "SHIPPED", "check_answers", "check_load", "check_verdict", "rank_names", "run"]
+from hclib.studies.verification_sets import build_sets
+from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, REPLACED,
+                                              WHOLE, Options, answers, choose,
+                                              relative_name, rerun, variants)
+
+__all__ = ["CHECK_N", "Experiment", "RANK_EXPERIMENT", "RANK_RULE", "SHIPPED",
+           "WHOLE_EXPERIMENT", "WHOLE_RULE", "check_answers", "check_load",
+           "check_verdict", "run"]
 
 #: The rank experiment's decision, written and committed before its run (module
 #: docstring).
@@ -124,88 +152,116 @@ RANK_RULE = ("SELECTION_RULE unchanged, the four variants of relative minmax wor
              "only if on draw 2 (200 problems per test set) its mean test AUC over the "
              "four sets is at least the default's and its Cllr below 1 on each set; "
              "otherwise reported, the default stays")
-
-
-def rank_names() -> list[str]:
-    """The rank experiment's four variants (module docstring), as the tables name them."""
-    name = relative_name(*RANK)
-    return [name] + [f"{name}, {kind}" for kind in ("pooled", "train", "raw score")]
-
-
-def run() -> tuple[str, pd.DataFrame]:
-    """Answer the stored problems with the rank experiment's variants, store them with the
-    study's, and return the rule's choice and ranking."""
-    return choose(rerun(rank_names()))
-
-
-#: The draw of the rank experiment's check, never run before it.
-CHECK_DRAW = 2
+#: The whole-text experiment's decision, written and committed before its run (module
+#: docstring).
+WHOLE_RULE = ("SELECTION_RULE unchanged, the four variants of relative minmax words whole "
+              "added (one known text scored whole; pooled with the rivals guard); the "
+              "rule's first candidate not in NOT_HELD, it becomes the default only if on "
+              "draw 3 (200 problems per test set) its mean test AUC over the four sets is "
+              "at least the default's and its Cllr below 1 on each set; otherwise "
+              "reported, the default stays")
 #: The check's problems per test set.
 CHECK_N = 200
-#: The check's answers (:func:`check_answers`).
-CHECK_FILE = DATA / "verification_rank_check.csv"
-#: The HC probability's answers to the check's problems
-#: (``tools/verification_before.py --n 200 --draw 2 --part test --out ...``).
-CHECK_BEFORE_FILE = DATA / "verification_rank_check_before.csv"
-#: The default as shipped when the rank experiment ran.
+#: The default as shipped when the experiments ran.
 SHIPPED = "relative minmax words, pooled"
 
 
-def check_answers(save: Path | None = CHECK_FILE) -> pd.DataFrame:
-    """The check of the rank experiment's rule (module docstring): the shipped default,
-    the rank variants that the rule may choose (pooled, pseudo), and General Impostors
-    on :data:`CHECK_N` problems per test set of draw :data:`CHECK_DRAW`, the pooled
-    models fitted on the stored study's training parts (draw 0), as the shipped one
-    was."""
+@dataclass(frozen=True)
+class Experiment:
+    """One later experiment: its configuration (distance, features, options of
+    :func:`hclib.verify`), its rule, and its check's draw and stored files."""
+
+    config: tuple[str, str, Options]
+    rule: str
+    draw: int
+    check_file: Path
+    before_file: Path
+
+    @property
+    def names(self) -> list[str]:
+        """The four variants (pseudo, pooled, train, raw score), as the tables name
+        them."""
+        name = relative_name(*self.config)
+        return [name] + [f"{name}, {kind}" for kind in ("pooled", "train", "raw score")]
+
+    @property
+    def candidates(self) -> list[str]:
+        """The variants the rule may choose: pooled and pseudo."""
+        return [self.names[1], self.names[0]]
+
+
+#: The rank statistic (module docstring); its check on draw 2.
+RANK_EXPERIMENT = Experiment(RANK, RANK_RULE, 2, DATA / "verification_rank_check.csv",
+                             DATA / "verification_rank_check_before.csv")
+#: One known text scored whole (module docstring); its check on draw 3.
+WHOLE_EXPERIMENT = Experiment(WHOLE, WHOLE_RULE, 3, DATA / "verification_whole_check.csv",
+                              DATA / "verification_whole_check_before.csv")
+
+
+def run(experiment: Experiment) -> tuple[str, pd.DataFrame]:
+    """Answer the stored problems with the experiment's variants, store them with the
+    study's, and return the rule's choice and ranking."""
+    return choose(rerun(experiment.names))
+
+
+def check_answers(experiment: Experiment, save: bool = True) -> pd.DataFrame:
+    """The check of an experiment's rule (module docstring): the shipped default, the
+    variants that the rule may choose (pooled, pseudo), and General Impostors on
+    :data:`CHECK_N` problems per test set of the experiment's draw, the pooled models
+    fitted on the stored study's training parts (draw 0), as the shipped one was;
+    stored in its ``check_file`` (``save``)."""
     train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
-    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
-    wanted = {SHIPPED, *rank_names()[:2], BASELINE}
+    test = [p for p in build_sets(CHECK_N, 0, draw=experiment.draw) if p.part == "test"]
+    wanted = {SHIPPED, *experiment.candidates, BASELINE}
     frame = answers(train + test, [v for v in variants() if v.name in wanted])
     frame = frame[frame["part"] == "test"].reset_index(drop=True)
     frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
-    if save is not None:
-        frame.to_csv(save, index=False, float_format="%.6g")
+    if save:
+        frame.to_csv(experiment.check_file, index=False, float_format="%.6g")
     return frame
 
 
-def check_load() -> pd.DataFrame:
-    """The check's stored answers, with the HC probability's (``CHECK_BEFORE_FILE``)."""
-    from hclib.studies.verification_study import REPLACED
-
-    mine = pd.read_csv(CHECK_FILE)
-    before = pd.read_csv(CHECK_BEFORE_FILE)
+def check_load(experiment: Experiment) -> pd.DataFrame:
+    """The check's stored answers, with the HC probability's (its ``before_file``,
+    ``tools/verification_before.py --n 200 --draw DRAW --part test --out FILE``)."""
+    mine = pd.read_csv(experiment.check_file)
+    before = pd.read_csv(experiment.before_file)
     ours = mine.drop_duplicates("problem").set_index("problem")["texts"]
     theirs = before.set_index("problem")["texts"]
     if set(ours.index) != set(theirs.index) or not ours.loc[theirs.index].equals(theirs):
-        raise ValueError(f"{CHECK_BEFORE_FILE.name} holds other problems than "
-                         f"{CHECK_FILE.name}; run tools/verification_before.py --n "
-                         f"{CHECK_N} --draw {CHECK_DRAW} --part test --out "
-                         f"{CHECK_BEFORE_FILE}")
+        raise ValueError(f"{experiment.before_file.name} holds other problems than "
+                         f"{experiment.check_file.name}; run tools/verification_before.py "
+                         f"--n {CHECK_N} --draw {experiment.draw} --part test --out "
+                         f"{experiment.before_file}")
     before = before.assign(variant=REPLACED)
     return pd.concat([mine, before[["variant", *[c for c in mine.columns
                                                  if c != "variant" and c in before]]]],
                      ignore_index=True)
 
 
-def check_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The rank experiment's rule read on its check (:func:`check_load` by default), one
-    row per rank variant the rule may choose: its mean test AUC over the four sets and the
-    shipped default's, its largest :math:`C_{llr}`, and whether it ``holds`` (mean AUC at
-    least the default's, every :math:`C_{llr}` below 1)."""
+def check_verdict(experiment: Experiment, frame: pd.DataFrame | None = None
+                  ) -> pd.DataFrame:
+    """An experiment's rule read on its check (:func:`check_load` by default), one row
+    per variant the rule may choose: its mean test AUC over the four sets and the shipped
+    default's, its largest :math:`C_{llr}`, and whether it ``holds`` (mean AUC at least
+    the default's, every :math:`C_{llr}` below 1)."""
     from hclib.studies.verification_confirmation import scores
 
-    table = scores(check_load() if frame is None else frame)
+    table = scores(check_load(experiment) if frame is None else frame)
     mean = table.groupby("variant")["auc"].mean()
     worst = table.groupby("variant")["cllr"].max()
     rows = [{"variant": v, "mean_auc": float(mean[v]), "shipped": float(mean[SHIPPED]),
              "worst_cllr": float(worst[v]),
              "holds": bool(mean[v] >= mean[SHIPPED] and worst[v] < 1)}
-            for v in rank_names()[:2]]
+            for v in experiment.candidates]
     return pd.DataFrame(rows).set_index("variant")
 
 
 if __name__ == "__main__":
-    winner, ranking = run()
+    import sys
+
+    chosen = {"rank": RANK_EXPERIMENT, "whole": WHOLE_EXPERIMENT}[sys.argv[1]]
+    winner, ranking = run(chosen)
     with pd.option_context("display.width", 200):
         print(ranking.head(12).to_string())
     print(f"first by the rule: {winner}")

@@ -100,8 +100,8 @@ from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
-           "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED", "SCORES_FILE",
-           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WITH_GI",
+           "NOT_HELD", "N_PROBLEMS", "ORDER", "Options", "RANK", "REPLACED", "SCORES_FILE",
+           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WHOLE", "WITH_GI",
            "answers", "candidate",
            "choose", "configuration", "configuration_variants", "cross_fitted",
            "default_choice", "earlier", "headline", "load", "main", "markdown",
@@ -161,18 +161,20 @@ CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
                                                     ("minmax", "chars:3"),
                                                     ("minmax", "words+chars:3"))
 _CACHE: dict[tuple[str, str], pd.Series] = {}
+#: Options of :func:`hclib.verify` other than its defaults, as (name, value) pairs.
+Options = tuple[tuple[str, str], ...]
 _JOBS = 2
 
 
-def _relative_row(job: tuple[Problem, str, str, str]) -> dict[str, Any]:
+def _relative_row(job: tuple[Problem, str, str, Options]) -> dict[str, Any]:
     """One :func:`hclib.verify` call (pseudo-problem calibration): the table row, the PAN
     answer and the P-value."""
     from hclib.verification.verify import verify
 
-    p, distance, features, statistic = job
+    p, distance, features, options = job
     res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
-                 distance=distance, features=features, statistic=statistic,
-                 calibration="pseudo")
+                 distance=distance, features=features, calibration="pseudo",
+                 **dict(options))
     return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 
@@ -188,11 +190,11 @@ def _cached(kind: str, problems: Sequence[Problem], make: Callable[[list[Problem
 
 
 def _relative_table(distance: str, features: str, problems: Sequence[Problem],
-                    statistic: str = "share") -> pd.DataFrame:
-    kind = relative_name(distance, features, statistic)
+                    options: Options = ()) -> pd.DataFrame:
+    kind = relative_name(distance, features, options)
 
     def make(todo: list[Problem]) -> pd.DataFrame:
-        jobs = [(p, distance, features, statistic) for p in todo]
+        jobs = [(p, distance, features, options) for p in todo]
         bar = dict(total=len(jobs), desc=kind, leave=False)
         if _JOBS > 1 and len(jobs) > 1:
             import multiprocessing as mp
@@ -213,7 +215,7 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
 
 
 def _modelled(distance: str, features: str, signs: dict[str, int] | None,
-              gi: bool = False, statistic: str = "share", guard: bool = True
+              gi: bool = False, options: Options = (), guard: bool = True
               ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
     """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
     ``FEATURES``, ``train=``) fitted on labelled problems. A pooled model (``signs``
@@ -224,7 +226,7 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
     from hclib.verification.model import fit_model
 
     def rows(problems: Sequence[Problem]) -> pd.DataFrame:
-        table = _relative_table(distance, features, problems, statistic)
+        table = _relative_table(distance, features, problems, options)
         return table.assign(gi=_gi(problems)) if gi else table
 
     def fit(problems: Sequence[Problem]) -> Any:
@@ -253,11 +255,11 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
     return fit, answer
 
 
-def _column(distance: str, features: str, column: str, statistic: str = "share"
+def _column(distance: str, features: str, column: str, options: Options = ()
             ) -> Callable[..., np.ndarray]:
     def answer(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
         return _relative_table(distance, features, problems,
-                               statistic)[column].to_numpy(float)
+                               options)[column].to_numpy(float)
 
     return answer
 
@@ -274,28 +276,28 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
     return _cached("gi", problems, _gi_rows)["gi"].to_numpy(dtype=float)
 
 
-def relative_name(distance: str, features: str, statistic: str = "share") -> str:
-    """``"relative DISTANCE FEATURES"``, with `` STATISTIC`` unless it is ``"share"``."""
-    return f"relative {distance} {features}" + ("" if statistic == "share"
-                                                  else f" {statistic}")
+def relative_name(distance: str, features: str, options: Options = ()) -> str:
+    """``"relative DISTANCE FEATURES"``, then the value of each of ``options`` (the
+    options of :func:`hclib.verify` that differ from its defaults)."""
+    return " ".join(["relative", distance, features, *(v for _, v in options)])
 
 
-def configuration_variants(distance: str, features: str, statistic: str = "share",
+def configuration_variants(distance: str, features: str, options: Options = (),
                            guard: bool = True) -> list[Variant]:
     """The four variants of one configuration of the relative score (module docstring):
     pseudo, pooled (``guard``: answering only problems with its training problems'
     rivals), train, raw score."""
     from hclib.verification.model import POOLED_FEATURES
 
-    name = relative_name(distance, features, statistic)
-    fit, answer = _modelled(distance, features, POOLED_FEATURES, statistic=statistic,
+    name = relative_name(distance, features, options)
+    fit, answer = _modelled(distance, features, POOLED_FEATURES, options=options,
                             guard=guard)
-    out = [Variant(name, "relative", _column(distance, features, "answer", statistic)),
+    out = [Variant(name, "relative", _column(distance, features, "answer", options)),
            Variant(f"{name}, pooled", "relative, pooled", answer, fit, True)]
-    fit, answer = _modelled(distance, features, None, statistic=statistic)
+    fit, answer = _modelled(distance, features, None, options=options)
     return out + [Variant(f"{name}, train", "relative, train", answer, fit),
                   Variant(f"{name}, raw score", "relative, raw score",
-                          _column(distance, features, "score", statistic))]
+                          _column(distance, features, "score", options))]
 
 
 def variants() -> list[Variant]:
@@ -304,14 +306,17 @@ def variants() -> list[Variant]:
            Variant("General Impostors", "baseline", _gi)]
     for distance, features in CONFIGS:
         out += configuration_variants(distance, features)
-    return out + [_with_gi(), *configuration_variants(*RANK)]
+    return out + [_with_gi(), *configuration_variants(*RANK),
+                  *configuration_variants(*WHOLE)]
 
 
 #: The pooled variant with the General Impostors score as a feature (module docstring).
 WITH_GI = "relative minmax words+GI, pooled"
-#: The rank statistic's configuration, (distance, features, statistic)
+#: The rank statistic's configuration, (distance, features, options of hclib.verify)
 #: (:mod:`hclib.studies.verification_followups`).
-RANK = ("minmax", "words", "rank")
+RANK: tuple[str, str, Options] = ("minmax", "words", (("statistic", "rank"),))
+#: One known text scored whole (:mod:`hclib.studies.verification_followups`).
+WHOLE: tuple[str, str, Options] = ("minmax", "words", (("one_known", "whole"),))
 #: Variants that the rule ranked first but that did not hold on their experiment's own
 #: check (:mod:`hclib.studies.verification_followups`): never the default.
 NOT_HELD = frozenset({"relative minmax words rank, pooled",

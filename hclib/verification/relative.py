@@ -88,7 +88,10 @@ KIND_MIN_POOL = 50
 @dataclass(frozen=True)
 class RelativeConfig:
     """The impostor-relative score's configuration (module docstring): the distance, ``R``
-    subsets of a ``share`` of the vocabulary, ``m`` impostors, the statistic, the seed."""
+    subsets of a ``share`` of the vocabulary, ``m`` impostors, the statistic, the seed;
+    ``one_known``: a single known text scored as its two halves (``"halves"``) or whole
+    (``"whole"``: at up to twice the length; its same-author pseudo-problems are then the
+    pool authors' only, and a pool without an author of two texts falls back to halves)."""
 
     distance: str = "minmax"
     n_subsets: int = 100
@@ -98,6 +101,7 @@ class RelativeConfig:
     seed: int = 0
     gamma: float = 0.25
     n_words: int = 1000
+    one_known: str = "halves"
 
     def __post_init__(self) -> None:
         if self.distance not in DISTANCES:
@@ -105,6 +109,9 @@ class RelativeConfig:
                              f"{self.distance!r}")
         if self.statistic not in ("share", "rank"):
             raise ValueError(f"statistic must be 'share' or 'rank', got {self.statistic!r}")
+        if self.one_known not in ("halves", "whole"):
+            raise ValueError(f"one_known must be 'halves' or 'whole', got "
+                             f"{self.one_known!r}")
         for name in ("n_subsets", "n_impostors", "n_words"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -220,7 +227,8 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
                     pool_same: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
                     halves: bool = False) -> dict[str, object]:
     """The score of one questioned text (counts of its windows, ``q``: w × V) against the
-    known units' counts (``known``, n × V, n ≥ 2: one text cut in halves, ``halves``) and
+    known units' counts (``known``, n × V, n ≥ 2: one text cut in halves, ``halves``; or
+    one whole text, n = 1, with ``halves`` and ``pool_same`` given) and
     the impostors' (m × V, nearest first, by ``impostor_authors``), all cut to one length,
     with the pseudo-problems' scores (module docstring). ``pool_same``: same-author
     pseudo-problems of pool authors with two texts or more, ``(author, text, their other
@@ -228,8 +236,9 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     replace the known halves' (two halves of one text are nearer than two texts)."""
     q = np.atleast_2d(q)
     w, n, m = q.shape[0], known.shape[0], impostors.shape[0]
-    if n < 2 or m < 2:
-        raise ValueError("the relative score needs two known texts (or halves) and two "
+    if n < (1 if halves and pool_same else 2) or m < 2:
+        raise ValueError("the relative score needs two known texts (or halves, or one "
+                         "whole text with pool authors' pseudo-problems) and two "
                          "impostors at least")
     texts = [q, known, impostors]
     iq, ik, ii = np.arange(w), w + np.arange(n), w + n + np.arange(m)

@@ -218,12 +218,25 @@ class _Problem:
         index = {w: i for i, w in enumerate(vocab)}
         v = len(vocab)
         q = _coded(q_items, index)
-        units = [_coded(doc, index) for doc in self.items]
-        if self.split:
-            half = units[0].size // 2
-            units = [units[0][:half], units[0][half:]]
+        whole = [_coded(doc, index) for doc in self.items]
         lookup = self.pool.lookup(vocab)
         pool = [lookup[c] for c in self.pool.codes]
+        out = None
+        if self.split and self.config.one_known == "whole":
+            out = self._relative_at(q, whole, pool, v)
+        if out is None:
+            units = whole
+            if self.split:
+                half = whole[0].size // 2
+                units = [whole[0][:half], whole[0][half:]]
+            out = self._relative_at(q, units, pool, v)
+        assert out is not None  # two units or more always give a score
+        return out
+
+    def _relative_at(self, q: np.ndarray, units: list[np.ndarray], pool: list[np.ndarray],
+                     v: int) -> dict[str, Any] | None:
+        """:meth:`relative` with these known ``units``; ``None`` for one whole known text
+        when no pool author has two texts (no same-author pseudo-problem)."""
         length = _relative_length(q.size, [u.size for u in units], [p.size for p in pool])
         q_windows = _counts(q, _spans(q.size, length, QUERY_WINDOWS), v)
         known = np.vstack([_counts(u, _spans(u.size, length, 1), v) for u in units])
@@ -238,6 +251,8 @@ class _Problem:
                 pool_same.append((authors[i], imp[i], imp[mine[mine != i]]))
             if len(pool_same) == PSEUDO:
                 break
+        if len(units) == 1 and not pool_same:
+            return None
         out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
                               self.config, impostor_authors=authors[chosen],
                               pool_same=pool_same, halves=self.split)
@@ -348,7 +363,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            gamma: float = 0.25, band: float | None = None, min_tokens: int = MIN_TOKENS,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
-           relative_words: int = 1000, calibration: str | None = None) -> Verification:
+           relative_words: int = 1000, calibration: str | None = None,
+           one_known: str = "halves") -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -379,6 +395,11 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         ``relative_words`` items most frequent over the pool, the known and the questioned
         text (:func:`~hclib.verification.relative.relative_vocabulary`; ``vocabulary``
         given as a number or list overrides it).
+    one_known
+        With one known text: score it as its two halves (``"halves"``, the default) or
+        whole (``"whole"``, at up to twice the length; the same-author pseudo-problems are
+        then the pool authors' only, and a pool without an author of two texts falls back
+        to halves).
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
@@ -398,7 +419,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
     config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
-                            relative_words)
+                            relative_words, one_known)
     gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
@@ -410,7 +431,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             train, impostors=pool, method=m, features=feats, vocabulary=vocabulary,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
-            relative_words=relative_words)
+            relative_words=relative_words, one_known=one_known)
     fitted_on = ""
     if model is None:
         model = _pooled(calibration, config, str(feats), vocabulary)
