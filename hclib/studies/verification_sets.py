@@ -225,9 +225,14 @@ def federalist_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Probl
 # ------------------------------------------------------------------ Gutenberg novels
 
 
-def novel_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
+def novel_problems(n: int = 40, seed: int = 0, draw: int = 0,
+                   lengths: dict[str, tuple[int, int]] | None = None, tag: str = ""
+                   ) -> list[Problem]:
     """Shape (b) from the Gutenberg collection: ``n`` problems per part, one known excerpt,
-    works of the default impostor pool kept out (module docstring)."""
+    works of the default impostor pool kept out (module docstring). ``lengths``: (known,
+    questioned) words per part (default :data:`NOVEL_WORDS`), the same authors and works
+    drawn whatever they are; ``tag`` is added to the set's name in the ids."""
+    lengths = NOVEL_WORDS if lengths is None else lengths
     from hclib.corpora.gutenberg import Collection, read_manifest, read_text
 
     manifest = read_manifest()
@@ -248,7 +253,7 @@ def novel_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
 
     out = []
     for part in ("train", "test"):
-        k_words, q_words = NOVEL_WORDS[part]
+        k_words, q_words = lengths[part]
         mine = sorted(a for a, p in part_of.items() if p == part)
         for k, same in enumerate(_halves(n)):
             author = str(rng.choice(mine))
@@ -261,7 +266,8 @@ def novel_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Problem]:
                 w_q = int(rng.integers(len(works[other])))
             known = excerpt(read(author, w_known), k_words, rng)
             questioned = excerpt(read(other, w_q), q_words, rng)
-            out.append(Problem("novels", part, _id("novels", part, k, draw), author, other,
+            out.append(Problem("novels", part, _id("novels" + tag, part, k, draw), author,
+                               other,
                                [known], questioned, same, pool.without([author, other]),
                                (doc(author, w_known), doc(other, w_q))))
     return out
