@@ -9,22 +9,14 @@ import pandas as pd
 from hclib.calibration import metrics
 from hclib.studies import verification_confirmation as conf
 from hclib.studies.verification_study import BASELINE, ORDER, REPLACED
+from verify_helpers import answers_frame
 
 
 def frame(seed: int = 0, n: int = 60, strong: str = conf.DEFAULT) -> pd.DataFrame:
     """Answers of three variants on ``n`` problems per set: ``strong`` separates the two
     kinds well, the others barely."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for s in ORDER:
-        same = np.arange(n) < n // 2
-        for v in (conf.DEFAULT, BASELINE, REPLACED):
-            shift = 0.35 if v == strong else 0.02
-            p = np.clip(0.5 + np.where(same, shift, -shift) + rng.normal(0, 0.15, n),
-                        0.01, 0.99)
-            rows += [{"variant": v, "problem": f"{s} {k}", "answer": a, "set": s,
-                      "same": t} for k, (a, t) in enumerate(zip(p, same))]
-    return pd.DataFrame(rows)
+    return answers_frame({v: 0.35 if v == strong else 0.02
+                          for v in (conf.DEFAULT, BASELINE, REPLACED)}, ORDER, n, seed)
 
 
 def test_differences_are_paired_auc_differences_with_intervals():

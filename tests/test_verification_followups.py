@@ -10,24 +10,14 @@ import pytest
 from hclib.studies import verification_followups as follow
 from hclib.studies import verification_study as study
 from hclib.verification.verify import DEFAULT_CALIBRATION, DEFAULT_DISTANCE
+from verify_helpers import answers_frame
 
 RANK = follow.RANK_EXPERIMENT
 RANK_PSEUDO, RANK_POOLED = RANK.names[:2]
 
 
-def answers(strong: dict[str, float], n: int = 80, seed: int = 0) -> pd.DataFrame:
-    """Answers on ``n`` problems per set: each variant's shift of the same-author answers
-    above the others (0: chance)."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for s in study.ORDER:
-        same = np.arange(n) < n // 2
-        for v, shift in strong.items():
-            p = np.clip(0.5 + np.where(same, shift, -shift) + rng.normal(0, 0.15, n),
-                        0.02, 0.98)
-            rows += [{"variant": v, "problem": f"{s} {k}", "answer": a, "set": s,
-                      "same": t} for k, (a, t) in enumerate(zip(p, same))]
-    return pd.DataFrame(rows)
+def answers(shifts: dict[str, float], n: int = 80) -> pd.DataFrame:
+    return answers_frame(shifts, study.ORDER, n)
 
 
 def test_a_rank_variant_holds_only_when_it_ranks_as_well_and_is_calibrated():

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
@@ -30,3 +31,22 @@ def hclib_cli(*args: object, cwd: Path | None = None) -> subprocess.CompletedPro
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "hclib", "verify", *map(str, args)],
                           capture_output=True, text=True, timeout=300, env=env, cwd=cwd)
+
+
+def answers_frame(shifts: dict[str, float], sets: tuple[str, ...], n: int = 60,
+                  seed: int = 0) -> pd.DataFrame:
+    """Answers of each variant of ``shifts`` on ``n`` problems per set of ``sets``, half
+    same-author: the same-author answers ``shift`` above 0.5 and the others below, plus
+    noise (0: chance)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in sets:
+        same = np.arange(n) < n // 2
+        for v, shift in shifts.items():
+            p = np.clip(0.5 + np.where(same, shift, -shift) + rng.normal(0, 0.15, n),
+                        0.01, 0.99)
+            rows += [{"variant": v, "problem": f"{s} {k}", "answer": a, "set": s,
+                      "same": t} for k, (a, t) in enumerate(zip(p, same))]
+    return pd.DataFrame(rows)

@@ -48,7 +48,7 @@ from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED, sc
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
            "RULE", "answers", "differences", "headline", "load", "main", "problems",
-           "scores", "targets"]
+           "scores", "targets", "with_before"]
 
 #: Problems per set (test parts; the Federalist is a test set).
 N = 200
@@ -108,14 +108,22 @@ def answers(todo: list[Problem], jobs: int = 2) -> pd.DataFrame:
 
 def load() -> pd.DataFrame:
     """The stored answers, the HC probability's joined (refused if its problems differ)."""
-    mine = pd.read_csv(ANSWERS_FILE)
-    before = pd.read_csv(BEFORE_FILE)
+    return with_before(pd.read_csv(ANSWERS_FILE), Path(ANSWERS_FILE), Path(BEFORE_FILE),
+                       DRAW)
+
+
+def with_before(mine: pd.DataFrame, mine_file: Path, before_file: Path, draw: int
+                ) -> pd.DataFrame:
+    """``mine`` (read from ``mine_file``) with the HC probability's answers of
+    ``before_file`` to the same problems, :data:`N` per test set of ``draw``; refused,
+    with the command that answers them, if its problems differ."""
+    before = pd.read_csv(before_file)
     ours = mine.drop_duplicates("problem").set_index("problem")["texts"]
     theirs = before.set_index("problem")["texts"]
     if set(ours.index) != set(theirs.index) or not ours.loc[theirs.index].equals(theirs):
-        raise ValueError(f"{Path(BEFORE_FILE).name} holds other problems than "
-                         f"{Path(ANSWERS_FILE).name}; run tools/verification_before.py "
-                         f"--n {N} --draw {DRAW} --part test --out {BEFORE_FILE}")
+        raise ValueError(f"{before_file.name} holds other problems than {mine_file.name}; "
+                         f"run tools/verification_before.py --n {N} --draw {draw} --part "
+                         f"test --out {before_file}")
     before = before.assign(variant=REPLACED)[["variant", "problem", "answer", "set", "same",
                                               "texts"]]
     return pd.concat([mine, before], ignore_index=True)
