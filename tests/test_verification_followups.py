@@ -48,9 +48,12 @@ def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():
     assert failed == set(study.NOT_HELD)  # every check that failed, and only those
     scores, table = study.load()
     first, ranking = study.choose(table)
-    assert first == RANK_POOLED  # the rule ranked it first; its check did not hold
+    # the rule ranked the rank variant first; its check did not hold, so it is no
+    # candidate now, and the shipped default is first again
+    assert ranking.loc[RANK_POOLED, "auc"] > ranking.loc[first, "auc"]
+    assert not ranking.loc[sorted(study.NOT_HELD), "candidate"].any()
     default = study.default_choice(ranking)
-    assert default == follow.SHIPPED
+    assert first == default == follow.SHIPPED
     distance = default.split()[1]
     assert distance == DEFAULT_DISTANCE
     assert DEFAULT_CALIBRATION == "pooled" and default.endswith(", pooled")

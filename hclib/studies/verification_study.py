@@ -318,7 +318,8 @@ RANK: tuple[str, str, Options] = ("minmax", "words", (("statistic", "rank"),))
 #: One known text scored whole (:mod:`hclib.studies.verification_followups`).
 WHOLE: tuple[str, str, Options] = ("minmax", "words", (("one_known", "whole"),))
 #: Variants that the rule ranked first but that did not hold on their experiment's own
-#: check (:mod:`hclib.studies.verification_followups`): never the default.
+#: check on fresh problems (:mod:`hclib.studies.verification_followups`): no longer
+#: candidates.
 NOT_HELD = frozenset({"relative minmax words rank, pooled",
                       "relative minmax words rank"})
 
@@ -442,7 +443,7 @@ def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
     ranking = t.groupby("variant", sort=False)[["auc", "cllr"]].mean()
     ranking["sets"] = t.groupby("variant", sort=False)["set"].nunique()
     ranking = ranking[ranking["sets"] == len(SELECTION_SETS)].drop(columns="sets")
-    ranking["candidate"] = [candidate(str(v)) for v in ranking.index]
+    ranking["candidate"] = [candidate(str(v)) and v not in NOT_HELD for v in ranking.index]
     eligible = ranking["candidate"] & (ranking["cllr"] < 1)
     if not eligible.any():
         eligible = ranking["candidate"]
@@ -458,7 +459,7 @@ def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
 
 def default_choice(ranking: pd.DataFrame) -> str:
     """The variant of :func:`choose`'s ranking that is :func:`hclib.verify`'s default:
-    the first candidate (module docstring) not in :data:`NOT_HELD`."""
+    the first candidate (module docstring; a variant in :data:`NOT_HELD` is none)."""
     for name in ranking.index:
         if candidate(str(name)) and name not in NOT_HELD:
             return str(name)
