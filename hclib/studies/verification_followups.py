@@ -143,6 +143,7 @@ model, fitted where the novels are short, loses that ranking. This led to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,7 +156,7 @@ from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, 
 
 __all__ = ["CHECK_N", "Experiment", "RANK_EXPERIMENT", "RANK_RULE", "SHIPPED",
            "WHOLE_EXPERIMENT", "WHOLE_RULE", "check_answers", "check_load",
-           "check_verdict", "run"]
+           "check_verdict", "held", "run"]
 
 #: The rank experiment's decision, written and committed before its run (module
 #: docstring).
@@ -244,19 +245,25 @@ def check_load(experiment: Experiment) -> pd.DataFrame:
 
 def check_verdict(experiment: Experiment, frame: pd.DataFrame | None = None
                   ) -> pd.DataFrame:
-    """An experiment's rule read on its check (:func:`check_load` by default), one row
-    per variant the rule may choose: its mean test AUC over the four sets and the shipped
-    default's, its largest :math:`C_{llr}`, and whether it ``holds`` (mean AUC at least
-    the default's, every :math:`C_{llr}` below 1)."""
+    """An experiment's rule read on its check (:func:`check_load` by default): see
+    :func:`held`, for the variants the rule may choose."""
+    return held(check_load(experiment) if frame is None else frame, experiment.candidates)
+
+
+def held(frame: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFrame:
+    """One row per variant of ``candidates`` answered in ``frame`` (a check's answers):
+    its mean test AUC over the four sets and the shipped default's, its largest
+    :math:`C_{llr}`, and whether it ``holds`` (mean AUC at least the default's, every
+    :math:`C_{llr}` below 1)."""
     from hclib.studies.verification_confirmation import scores
 
-    table = scores(check_load(experiment) if frame is None else frame)
+    table = scores(frame)
     mean = table.groupby("variant")["auc"].mean()
     worst = table.groupby("variant")["cllr"].max()
     rows = [{"variant": v, "mean_auc": float(mean[v]), "shipped": float(mean[SHIPPED]),
              "worst_cllr": float(worst[v]),
              "holds": bool(mean[v] >= mean[SHIPPED] and worst[v] < 1)}
-            for v in experiment.candidates]
+            for v in candidates]
     return pd.DataFrame(rows).set_index("variant")
 
 

@@ -44,9 +44,9 @@ from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, NOT_HE
                                               answers, choose, default_choice,
                                               score_table, variants)
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "LENGTHS_RULE", "SCORES_FILE", "SHIPPED",
-           "TABLE_FILE", "check_answers", "load", "long_novels",
-           "problems", "run"]
+__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "LENGTHS_RULE",
+           "SCORES_FILE", "SHIPPED", "TABLE_FILE", "check_answers", "check_load",
+           "check_verdict", "load", "long_novels", "problems", "run"]
 
 #: The rule, written and committed before the run (module docstring).
 LENGTHS_RULE = ("SELECTION_RULE read on training problems at the test parts' lengths (the "
@@ -69,6 +69,9 @@ SCORES_FILE = DATA / "verification_lengths_scores.csv"
 TABLE_FILE = DATA / "verification_lengths_variants.csv"
 #: The check's answers (:func:`check_answers`).
 CHECK_FILE = DATA / "verification_lengths_check.csv"
+#: The HC probability's answers to the check's problems
+#: (``tools/verification_before.py --n 200 --draw 4 --part test --out ...``).
+CHECK_BEFORE_FILE = DATA / "verification_lengths_check_before.csv"
 
 
 def long_novels(n: int = N_PROBLEMS, seed: int = 0) -> list[Problem]:
@@ -123,6 +126,23 @@ def check_answers(winner: str, save: bool = True) -> pd.DataFrame:
     if save:
         frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
     return frame
+
+
+def check_load() -> pd.DataFrame:
+    """The check's stored answers, with the HC probability's."""
+    from hclib.studies.verification_confirmation import with_before
+
+    return with_before(pd.read_csv(CHECK_FILE), CHECK_FILE, CHECK_BEFORE_FILE, CHECK_DRAW)
+
+
+def check_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rule read on its check (:func:`check_load` by default): the winner's row of
+    :func:`~hclib.studies.verification_followups.held`."""
+    from hclib.studies.verification_followups import held
+
+    frame = check_load() if frame is None else frame
+    mine = [v for v in frame["variant"].unique() if v.endswith(" [test lengths]")]
+    return held(frame, mine)
 
 
 if __name__ == "__main__":
