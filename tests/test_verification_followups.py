@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from hclib.studies import verification_followups as follow
+from hclib.studies import verification_lengths as lengths
 from hclib.studies import verification_study as study
 from hclib.verification.verify import DEFAULT_CALIBRATION, DEFAULT_DISTANCE
 from verify_helpers import answers_frame
@@ -43,8 +44,8 @@ def test_the_default_skips_a_first_variant_that_did_not_hold():
 
 
 def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():
-    verdict = follow.check_verdict(RANK)
-    failed = set(verdict.index[~verdict.holds])
+    verdict = pd.concat([follow.check_verdict(RANK), lengths.check_verdict()])
+    failed = {v.removesuffix(" [test lengths]") for v in verdict.index[~verdict.holds]}
     assert failed == set(study.NOT_HELD)  # every check that failed, and only those
     scores, table = study.load()
     first, ranking = study.choose(table)
@@ -73,3 +74,18 @@ def test_check_load_refuses_answers_to_other_problems(tmp_path):
         follow.check_load(follow.Experiment(RANK.config, RANK.rule, RANK.draw,
                                             RANK.check_file, path))
     assert len(mine) == 4 * 4 * follow.CHECK_N
+
+
+def test_lengths_rule_chose_its_first_before_the_check_and_it_did_not_hold():
+    _, table = lengths.load()
+    # before its check, the rule's first candidate was FIRST (a tie broken by Cllr)
+    first, ranking = study.choose(table, study.NOT_HELD - {lengths.FIRST})
+    assert first == lengths.FIRST and ranking.loc[first, "tie"]
+    best = ranking.loc[ranking.candidate, "auc"].max()
+    assert ranking.loc[first, "auc"] < best  # not the highest AUC: the tie's lowest Cllr
+    # its training problems: the novels at the test parts' lengths
+    train = table[table.part.eq("train") & table.set.eq("novels")]
+    assert (train.problems == study.N_PROBLEMS).all()
+    verdict = lengths.check_verdict()
+    assert list(verdict.index) == [f"{lengths.FIRST} [test lengths]"]
+    assert not verdict.holds.iloc[0] and lengths.FIRST in study.NOT_HELD

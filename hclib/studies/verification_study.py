@@ -317,11 +317,11 @@ WITH_GI = "relative minmax words+GI, pooled"
 RANK: tuple[str, str, Options] = ("minmax", "words", (("statistic", "rank"),))
 #: One known text scored whole (:mod:`hclib.studies.verification_followups`).
 WHOLE: tuple[str, str, Options] = ("minmax", "words", (("one_known", "whole"),))
-#: Variants that the rule ranked first but that did not hold on their experiment's own
-#: check on fresh problems (:mod:`hclib.studies.verification_followups`): no longer
-#: candidates.
-NOT_HELD = frozenset({"relative minmax words rank, pooled",
-                      "relative minmax words rank"})
+#: Variants that a rule ranked first but that did not hold on their experiment's own
+#: check on fresh problems (:mod:`hclib.studies.verification_followups`,
+#: :mod:`hclib.studies.verification_lengths`): no longer candidates.
+NOT_HELD = frozenset({"relative minmax words rank, pooled", "relative minmax words rank",
+                      "relative minmax chars:3, pooled"})
 
 
 def _with_gi() -> Variant:
@@ -434,16 +434,17 @@ def score_table(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def choose(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+def choose(table: pd.DataFrame, not_held: frozenset[str] = NOT_HELD
+           ) -> tuple[str, pd.DataFrame]:
     """The variant :data:`SELECTION_RULE` chooses from :func:`score_table`, and the ranking
     of every variant (mean AUC and mean Cllr over the training parts of
     :data:`SELECTION_SETS`): the candidates tied with the best first, by Cllr, then every
-    other variant by AUC."""
+    other variant by AUC. A variant of ``not_held`` is no candidate."""
     t = table[(table["part"] == "train") & table["set"].isin(SELECTION_SETS)]
     ranking = t.groupby("variant", sort=False)[["auc", "cllr"]].mean()
     ranking["sets"] = t.groupby("variant", sort=False)["set"].nunique()
     ranking = ranking[ranking["sets"] == len(SELECTION_SETS)].drop(columns="sets")
-    ranking["candidate"] = [candidate(str(v)) and v not in NOT_HELD for v in ranking.index]
+    ranking["candidate"] = [candidate(str(v)) and v not in not_held for v in ranking.index]
     eligible = ranking["candidate"] & (ranking["cllr"] < 1)
     if not eligible.any():
         eligible = ranking["candidate"]
