@@ -199,7 +199,7 @@ class Experiment:
 
     @property
     def candidates(self) -> list[str]:
-        """The variants the rule may choose: pooled and pseudo."""
+        """The variants that the rule may choose (pooled, then pseudo)."""
         return [self.names[1], self.names[0]]
 
 
