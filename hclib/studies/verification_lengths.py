@@ -56,6 +56,22 @@ two other authors, costs the character 3-grams most (−.099, interval −.170 t
 elsewhere the two are level. On these 200 problems per set the shipped default's AUC
 minus General Impostors' is +.017 (essays), −.055 (Federalist), −.026 (novels) and −.050
 (pairs), none clear.
+
+**The baseline made a probability** (issue 41; :data:`GI_RULE`, written and committed
+before its run). Hypothesis, drawn from the three fresh draws (1, 2, 4; 600 problems per
+test set, :func:`fresh_draws`), where hclib's General Impostors baseline is level with
+the default on the essays and the novels and ahead on the Federalist (+.078) and the
+pairs (+.047), but gives a score, not a probability (its :math:`C_{llr}` 1.5 to 9.5); and
+from this rule's training problems, where the raw baseline's mean training AUC (.813) is
+above every candidate's (at most .797). The variant
+:data:`~hclib.studies.verification_study.GI_POOLED`: a logistic model of the baseline's
+score alone, fitted and cross-fitted on this rule's training problems as the pooled
+variants, answering every problem, with the relative score's reasons for no decision.
+It is added as a candidate to this rule, unchanged otherwise; if it is first, it becomes
+the default only if on a draw never run (draw :data:`GI_DRAW`, 200 problems per test set)
+its mean test AUC over the four sets is at least the shipped default's, and its
+:math:`C_{llr}` below 1 on each set; then General Impostors becomes the score of
+:func:`hclib.verify`'s default. Otherwise it is reported and the default stays.
 """
 
 from __future__ import annotations
@@ -66,13 +82,15 @@ import numpy as np
 import pandas as pd
 
 from hclib.studies.verification_sets import NOVEL_WORDS, Problem, build_sets, novel_problems
-from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, NOT_HELD,
-                                              answers, choose, default_choice,
-                                              score_table, variants)
+from hclib.studies.verification_study import (BASELINE, DATA, GI_POOLED, N_PROBLEMS,
+                                              NOT_HELD, answers, choose, default_choice,
+                                              gi_pooled, score_table, variants)
 
 __all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FIRST",
-           "LENGTHS_RULE", "SCORES_FILE", "SHIPPED", "TABLE_FILE", "check_answers", "check_load",
-           "check_verdict", "fresh_draws", "load", "long_novels", "problems", "run"]
+           "GI_BEFORE_FILE", "GI_CHECK_FILE", "GI_DRAW", "GI_RULE", "LENGTHS_RULE",
+           "SCORES_FILE", "SHIPPED", "TABLE_FILE", "check_answers", "check_load",
+           "check_verdict", "fresh_draws", "gi_check", "gi_run", "load", "long_novels",
+           "problems", "run"]
 
 #: The rule, written and committed before the run (module docstring).
 LENGTHS_RULE = ("SELECTION_RULE read on training problems at the test parts' lengths (the "
@@ -91,6 +109,20 @@ CHECK_N = 200
 SHIPPED = "relative minmax words, pooled"
 #: The rule's first candidate when it ran (before its check put it in ``NOT_HELD``).
 FIRST = "relative minmax chars:3, pooled"
+#: The decision on the baseline made a probability, written and committed before its run
+#: (module docstring).
+GI_RULE = ("LENGTHS_RULE unchanged, with General Impostors, pooled (a logistic model of "
+           "the baseline's score alone, fitted and cross-fitted on its training problems, "
+           "answering every problem) a candidate; first, it becomes the default only if "
+           "on draw 5 (200 problems per test set) its mean test AUC over the four sets is "
+           "at least the shipped default's and its Cllr below 1 on each set; otherwise "
+           "reported, the default stays")
+#: The draw of that check, never run before it.
+GI_DRAW = 5
+#: That check's answers (:func:`gi_check`).
+GI_CHECK_FILE = DATA / "verification_gi_check.csv"
+#: The HC probability's answers to that check's problems.
+GI_BEFORE_FILE = DATA / "verification_gi_check_before.csv"
 #: Every answer to :func:`problems` (:func:`run`).
 SCORES_FILE = DATA / "verification_lengths_scores.csv"
 #: Their measures per variant, set and part.
@@ -153,6 +185,39 @@ def check_answers(winner: str, save: bool = True) -> pd.DataFrame:
     frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
     if save:
         frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def gi_run() -> tuple[str, pd.DataFrame]:
+    """Answer :func:`problems` with :data:`~hclib.studies.verification_study.GI_POOLED`,
+    add its answers and measures to the stored ones, and return the rule's choice (with
+    the variants not held before this run) and ranking."""
+    frame = answers(problems(), [gi_pooled()])
+    stored = pd.read_csv(SCORES_FILE)
+    frame = pd.concat([stored[stored["variant"] != GI_POOLED], frame], ignore_index=True)
+    frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
+    table = score_table(frame)
+    table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
+    first, ranking = choose(table)
+    return first, ranking
+
+
+def gi_check(save: bool = True) -> pd.DataFrame:
+    """The check of :data:`GI_RULE`: on :data:`CHECK_N` problems per test set of draw
+    :data:`GI_DRAW`, the shipped default and General Impostors (the raw baseline), and
+    :data:`~hclib.studies.verification_study.GI_POOLED` fitted on :func:`problems`'
+    training parts."""
+    test = [p for p in build_sets(CHECK_N, 0, draw=GI_DRAW) if p.part == "test"]
+    stored_train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
+    long_train = [p for p in problems() if p.part == "train"]
+    by_name = {v.name: v for v in variants()}
+    shipped = answers(stored_train + test, [by_name[SHIPPED], by_name[BASELINE]])
+    mine = answers(long_train + test, [gi_pooled()])
+    frame = pd.concat([shipped, mine], ignore_index=True)
+    frame = frame[frame["part"] == "test"].reset_index(drop=True)
+    frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
+    if save:
+        frame.to_csv(GI_CHECK_FILE, index=False, float_format="%.6g")
     return frame
 
 

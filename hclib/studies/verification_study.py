@@ -100,11 +100,11 @@ from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
-           "NOT_HELD", "N_PROBLEMS", "ORDER", "Options", "RANK", "REPLACED", "SCORES_FILE",
-           "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "Variant", "WHOLE", "WITH_GI",
-           "answers", "candidate",
-           "choose", "configuration", "configuration_variants", "cross_fitted",
-           "default_choice", "earlier", "headline", "load", "main", "markdown",
+           "GI_POOLED", "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED",
+           "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "WHOLE",
+           "WITH_GI", "Options", "Variant", "answers", "candidate", "choose",
+           "configuration", "configuration_variants", "cross_fitted", "default_choice",
+           "earlier", "gi_pooled", "headline", "load", "main", "markdown",
            "pooled_models", "relative_name", "rerun", "score_table", "tabulate",
            "variants"]
 
@@ -333,8 +333,24 @@ def _with_gi() -> Variant:
 
 def candidate(name: str) -> bool:
     """Whether a variant may be :func:`hclib.verify`'s default (module docstring): an
-    untrained probability of the relative score, pseudo or pooled."""
-    return name.startswith("relative ") and (name.endswith(", pooled") or "," not in name)
+    untrained probability of the relative score, pseudo or pooled, or the General
+    Impostors baseline made a probability (:data:`GI_POOLED`)."""
+    return name == GI_POOLED or (name.startswith("relative ")
+                                 and (name.endswith(", pooled") or "," not in name))
+
+
+#: hclib's General Impostors baseline made a probability by a pooled model of its score
+#: alone (:mod:`hclib.studies.verification_lengths`).
+GI_POOLED = "General Impostors, pooled"
+
+
+def gi_pooled() -> Variant:
+    """The variant :data:`GI_POOLED`: a logistic model of the baseline's score, fitted and
+    cross-fitted as the pooled variants, answering every problem (no rivals guard: the
+    baseline's impostors are the whole pool), with the relative score's reasons for no
+    decision (impostors unlike the texts)."""
+    fit, answer = _modelled("minmax", "words", {"gi": 1}, gi=True, guard=False)
+    return Variant(GI_POOLED, "baseline, pooled", answer, fit, True)
 
 
 # ------------------------------------------------------------------ running and scoring
