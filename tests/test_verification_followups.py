@@ -89,3 +89,18 @@ def test_lengths_rule_chose_its_first_before_the_check_and_it_did_not_hold():
     verdict = lengths.check_verdict()
     assert list(verdict.index) == [f"{lengths.FIRST} [test lengths]"]
     assert not verdict.holds.iloc[0] and lengths.FIRST in study.NOT_HELD
+
+
+def test_the_baseline_made_a_probability_was_a_candidate_but_not_first():
+    assert study.candidate(study.GI_POOLED)
+    _, table = lengths.load()
+    mine = table[table.variant.eq(study.GI_POOLED)]
+    assert set(zip(mine.set, mine.part)) == set(zip(table.set, table.part))
+    first, ranking = study.choose(table)
+    assert first != study.GI_POOLED and ranking.loc[study.GI_POOLED, "candidate"]
+    # its probability costs less than no answer on the training parts, as a pooled model
+    train = mine[mine.part.eq("train")]
+    assert (train.cllr < 1).all()
+    # the raw baseline ranks higher than its cross-fitted, banded probability
+    assert ranking.loc[study.BASELINE, "auc"] > ranking.loc[study.GI_POOLED, "auc"]
+    assert not ranking.loc[study.BASELINE, "candidate"]
