@@ -96,9 +96,9 @@ from hclib.studies.verification_study import (BASELINE, DATA, GI_POOLED, N_PROBL
                                               gi_pooled, score_table, variants)
 
 __all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FIRST",
-           "GI_BEFORE_FILE", "GI_CHECK_FILE", "GI_DRAW", "GI_RULE", "LENGTHS_RULE",
+           "GI_DRAW", "GI_RULE", "LENGTHS_RULE",
            "SCORES_FILE", "SHIPPED", "TABLE_FILE", "check_answers", "check_load",
-           "check_verdict", "fresh_draws", "gi_check", "gi_run", "load", "long_novels",
+           "check_verdict", "fresh_draws", "gi_run", "load", "long_novels",
            "problems", "run"]
 
 #: The rule, written and committed before the run (module docstring).
@@ -126,12 +126,8 @@ GI_RULE = ("LENGTHS_RULE unchanged, with General Impostors, pooled (a logistic m
            "on draw 5 (200 problems per test set) its mean test AUC over the four sets is "
            "at least the shipped default's and its Cllr below 1 on each set; otherwise "
            "reported, the default stays")
-#: The draw of that check, never run before it.
+#: The draw of that check (not run: the candidate was not first; still never run).
 GI_DRAW = 5
-#: That check's answers (:func:`gi_check`).
-GI_CHECK_FILE = DATA / "verification_gi_check.csv"
-#: The HC probability's answers to that check's problems.
-GI_BEFORE_FILE = DATA / "verification_gi_check_before.csv"
 #: Every answer to :func:`problems` (:func:`run`).
 SCORES_FILE = DATA / "verification_lengths_scores.csv"
 #: Their measures per variant, set and part.
@@ -209,25 +205,6 @@ def gi_run() -> tuple[str, pd.DataFrame]:
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
     first, ranking = choose(table)
     return first, ranking
-
-
-def gi_check(save: bool = True) -> pd.DataFrame:
-    """The check of :data:`GI_RULE`: on :data:`CHECK_N` problems per test set of draw
-    :data:`GI_DRAW`, the shipped default and General Impostors (the raw baseline), and
-    :data:`~hclib.studies.verification_study.GI_POOLED` fitted on :func:`problems`'
-    training parts."""
-    test = [p for p in build_sets(CHECK_N, 0, draw=GI_DRAW) if p.part == "test"]
-    stored_train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
-    long_train = [p for p in problems() if p.part == "train"]
-    by_name = {v.name: v for v in variants()}
-    shipped = answers(stored_train + test, [by_name[SHIPPED], by_name[BASELINE]])
-    mine = answers(long_train + test, [gi_pooled()])
-    frame = pd.concat([shipped, mine], ignore_index=True)
-    frame = frame[frame["part"] == "test"].reset_index(drop=True)
-    frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
-    if save:
-        frame.to_csv(GI_CHECK_FILE, index=False, float_format="%.6g")
-    return frame
 
 
 def check_load() -> pd.DataFrame:
