@@ -95,11 +95,10 @@ from hclib.studies.verification_study import (BASELINE, DATA, GI_POOLED, N_PROBL
                                               NOT_HELD, answers, choose, default_choice,
                                               gi_pooled, score_table, variants)
 
-__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FIRST",
-           "GI_DRAW", "GI_RULE", "LENGTHS_RULE",
-           "SCORES_FILE", "SHIPPED", "TABLE_FILE", "check_answers", "check_load",
-           "check_verdict", "fresh_draws", "gi_run", "load", "long_novels",
-           "problems", "run"]
+__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FIRST", "GI_DRAW",
+           "GI_RULE", "LENGTHS_RULE", "SCORES_FILE", "SHIPPED", "TABLE_FILE",
+           "check_answers", "check_load", "check_verdict", "fresh_draws", "gi_run", "load",
+           "long_novels", "problems", "run"]
 
 #: The rule, written and committed before the run (module docstring).
 LENGTHS_RULE = ("SELECTION_RULE read on training problems at the test parts' lengths (the "
