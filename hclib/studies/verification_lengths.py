@@ -125,7 +125,7 @@ GI_RULE = ("LENGTHS_RULE unchanged, with General Impostors, pooled (a logistic m
            "on draw 5 (200 problems per test set) its mean test AUC over the four sets is "
            "at least the shipped default's and its Cllr below 1 on each set; otherwise "
            "reported, the default stays")
-#: The draw of that check (not run: the candidate was not first; still never run).
+#: The draw of that check, still never run (the candidate was not first, so no check).
 GI_DRAW = 5
 #: Every answer to :func:`problems` (:func:`run`).
 SCORES_FILE = DATA / "verification_lengths_scores.csv"
