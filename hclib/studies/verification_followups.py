@@ -149,14 +149,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from hclib.studies.verification_sets import build_sets
+from hclib.studies.verification_confirmation import scores, with_before
+from hclib.studies.verification_sets import Problem, build_sets
 from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, WHOLE,
-                                              Options, answers, choose, relative_name,
-                                              rerun, variants)
+                                              Options, Variant, answers, choose,
+                                              relative_name, rerun, variants)
 
 __all__ = ["CHECK_N", "Experiment", "RANK_EXPERIMENT", "RANK_RULE", "SHIPPED",
-           "WHOLE_EXPERIMENT", "WHOLE_RULE", "check_answers", "check_load",
-           "check_verdict", "held", "run"]
+           "WHOLE_EXPERIMENT", "WHOLE_RULE", "check_answers", "check_frame", "check_load",
+           "check_verdict", "held", "run", "stored_training"]
 
 #: The rank experiment's decision, written and committed before its run (module
 #: docstring).
@@ -223,22 +224,41 @@ def check_answers(experiment: Experiment, save: bool = True) -> pd.DataFrame:
     :data:`CHECK_N` problems per test set of the experiment's draw, the pooled models
     fitted on the stored study's training parts (draw 0), as the shipped one was;
     stored in its ``check_file`` (``save``)."""
-    train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
-    test = [p for p in build_sets(CHECK_N, 0, draw=experiment.draw) if p.part == "test"]
     wanted = {SHIPPED, *experiment.candidates, BASELINE}
-    frame = answers(train + test, [v for v in variants() if v.name in wanted])
-    frame = frame[frame["part"] == "test"].reset_index(drop=True)
-    frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
+    frame = check_frame(experiment.draw, [(stored_training(),
+                                           [v for v in variants() if v.name in wanted])])
     if save:
         frame.to_csv(experiment.check_file, index=False, float_format="%.6g")
+    return frame
+
+
+def stored_training() -> list[Problem]:
+    """The stored study's training problems (draw 0), where the shipped pooled model was
+    fitted."""
+    return [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
+
+
+def check_frame(draw: int, fits: Sequence[tuple[Sequence[Problem], Sequence[Variant]]],
+                rename: Sequence[str] = ()) -> pd.DataFrame:
+    """Answers to :data:`CHECK_N` problems per test set of ``draw``: for each (training
+    problems, variants) of ``fits``, the variants fitted on those training problems; the
+    variants of the ``k``-th fit named with ``rename[k]`` appended (if given); with each
+    problem's ``texts`` digest."""
+    test = [p for p in build_sets(CHECK_N, 0, draw=draw) if p.part == "test"]
+    frames = []
+    for k, (train, chosen) in enumerate(fits):
+        got = answers([*train, *test], list(chosen))
+        if k < len(rename):
+            got["variant"] = got["variant"] + rename[k]
+        frames.append(got[got["part"] == "test"])
+    frame = pd.concat(frames, ignore_index=True)
+    frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
     return frame
 
 
 def check_load(experiment: Experiment) -> pd.DataFrame:
     """The check's stored answers, with the HC probability's (its ``before_file``,
     ``tools/verification_before.py --n 200 --draw DRAW --part test --out FILE``)."""
-    from hclib.studies.verification_confirmation import with_before
-
     return with_before(pd.read_csv(experiment.check_file), experiment.check_file,
                        experiment.before_file, experiment.draw)
 
@@ -255,8 +275,6 @@ def held(frame: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFrame:
     its mean test AUC over the four sets and the shipped default's, its largest
     :math:`C_{llr}`, and whether it ``holds`` (mean AUC at least the default's, every
     :math:`C_{llr}` below 1)."""
-    from hclib.studies.verification_confirmation import scores
-
     table = scores(frame)
     mean = table.groupby("variant")["auc"].mean()
     worst = table.groupby("variant")["cllr"].max()

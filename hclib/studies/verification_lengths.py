@@ -90,15 +90,21 @@ import time
 import numpy as np
 import pandas as pd
 
+from hclib.studies.verification_confirmation import DEFAULT, with_before
+from hclib.studies.verification_confirmation import load as draw_one
+from hclib.studies.verification_followups import (RANK_EXPERIMENT, SHIPPED, check_frame,
+                                                  held, stored_training)
+from hclib.studies.verification_followups import check_load as experiment_check
 from hclib.studies.verification_sets import NOVEL_WORDS, Problem, build_sets, novel_problems
 from hclib.studies.verification_study import (BASELINE, DATA, GI_POOLED, N_PROBLEMS,
-                                              NOT_HELD, answers, choose, default_choice,
-                                              gi_pooled, score_table, variants)
+                                              NOT_HELD, REPLACED, answers, choose,
+                                              default_choice, gi_pooled, score_table,
+                                              variants)
 
-__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FIRST", "GI_DRAW",
-           "GI_RULE", "LENGTHS_RULE", "SCORES_FILE", "SHIPPED", "TABLE_FILE",
-           "check_answers", "check_load", "check_verdict", "fresh_draws", "gi_run", "load",
-           "long_novels", "problems", "run"]
+__all__ = ["CHECK_BEFORE_FILE", "CHECK_DRAW", "CHECK_FILE", "FIRST", "GI_DRAW", "GI_RULE",
+           "LENGTHS_RULE", "RENAMED", "SCORES_FILE", "TABLE_FILE", "check_answers",
+           "check_load", "check_verdict", "fresh_draws", "gi_run", "load", "long_novels",
+           "problems", "run"]
 
 #: The rule, written and committed before the run (module docstring).
 LENGTHS_RULE = ("SELECTION_RULE read on training problems at the test parts' lengths (the "
@@ -111,10 +117,8 @@ LENGTHS_RULE = ("SELECTION_RULE read on training problems at the test parts' len
                 "its Cllr below 1 on each set; otherwise reported, the default stays")
 #: The draw of the check, never run before it.
 CHECK_DRAW = 4
-#: The check's problems per test set.
-CHECK_N = 200
-#: The default as shipped when the rule ran.
-SHIPPED = "relative minmax words, pooled"
+#: What the check appends to the name of the winner fitted at the test lengths.
+RENAMED = " [test lengths]"
 #: The rule's first candidate when it ran (before its check put it in ``NOT_HELD``).
 FIRST = "relative minmax chars:3, pooled"
 #: The decision on the baseline made a probability, written and committed before its run
@@ -159,10 +163,7 @@ def run(n: int = N_PROBLEMS, seed: int = 0) -> tuple[str, pd.DataFrame]:
     :data:`~hclib.studies.verification_study.NOT_HELD`) and ranking."""
     start = time.perf_counter()
     frame = answers(problems(n, seed), save=SCORES_FILE)
-    frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
-    table = score_table(frame)
-    table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
-    ranking = choose(table)[1]
+    ranking = choose(_store(frame))[1]
     print(f"{len(frame)} answers in {time.perf_counter() - start:.0f} s", flush=True)
     return default_choice(ranking), ranking
 
@@ -173,20 +174,16 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def check_answers(winner: str, save: bool = True) -> pd.DataFrame:
-    """The check (module docstring): on :data:`CHECK_N` problems per test set of draw
+    """The check (module docstring): on
+    :data:`~hclib.studies.verification_followups.CHECK_N` problems per test set of draw
     :data:`CHECK_DRAW`, the shipped default and General Impostors (pooled models fitted
     on the stored study's training parts) and ``winner`` (fitted on :func:`problems`'
-    training parts), named ``"WINNER [test lengths]"``."""
-    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
-    stored_train = [p for p in build_sets(N_PROBLEMS, 0) if p.part == "train"]
-    long_train = [p for p in problems() if p.part == "train"]
+    training parts), named ``"WINNER"`` + :data:`RENAMED`."""
     by_name = {v.name: v for v in variants()}
-    shipped = answers(stored_train + test, [by_name[SHIPPED], by_name[BASELINE]])
-    mine = answers(long_train + test, [by_name[winner]])
-    mine["variant"] = f"{winner} [test lengths]"
-    frame = pd.concat([shipped, mine], ignore_index=True)
-    frame = frame[frame["part"] == "test"].reset_index(drop=True)
-    frame["texts"] = frame["problem"].map({p.id: p.digest for p in test})
+    frame = check_frame(CHECK_DRAW, [
+        (stored_training(), [by_name[SHIPPED], by_name[BASELINE]]),
+        ([p for p in problems() if p.part == "train"], [by_name[winner]])],
+        rename=("", RENAMED))
     if save:
         frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
     return frame
@@ -196,30 +193,30 @@ def gi_run() -> tuple[str, pd.DataFrame]:
     """Answer :func:`problems` with :data:`~hclib.studies.verification_study.GI_POOLED`,
     add its answers and measures to the stored ones, and return the rule's choice (with
     the variants not held before this run) and ranking."""
-    frame = answers(problems(), [gi_pooled()])
     stored = pd.read_csv(SCORES_FILE)
-    frame = pd.concat([stored[stored["variant"] != GI_POOLED], frame], ignore_index=True)
+    return choose(_store(pd.concat([stored[stored["variant"] != GI_POOLED],
+                                    answers(problems(), [gi_pooled()])],
+                                   ignore_index=True)))
+
+
+def _store(frame: pd.DataFrame) -> pd.DataFrame:
+    """Store every answer (``SCORES_FILE``) and their measures (``TABLE_FILE``, returned)."""
     frame.to_csv(SCORES_FILE, index=False, float_format="%.6g")
     table = score_table(frame)
     table.to_csv(TABLE_FILE, index=False, float_format="%.4f")
-    first, ranking = choose(table)
-    return first, ranking
+    return table
 
 
 def check_load() -> pd.DataFrame:
     """The check's stored answers, with the HC probability's."""
-    from hclib.studies.verification_confirmation import with_before
-
     return with_before(pd.read_csv(CHECK_FILE), CHECK_FILE, CHECK_BEFORE_FILE, CHECK_DRAW)
 
 
 def check_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
     """The rule read on its check (:func:`check_load` by default): the winner's row of
     :func:`~hclib.studies.verification_followups.held`."""
-    from hclib.studies.verification_followups import held
-
     frame = check_load() if frame is None else frame
-    mine = [v for v in frame["variant"].unique() if v.endswith(" [test lengths]")]
+    mine = [v for v in frame["variant"].unique() if v.endswith(RENAMED)]
     return held(frame, mine)
 
 
@@ -228,12 +225,6 @@ def fresh_draws() -> pd.DataFrame:
     answered so far, together: draw 1
     (:mod:`~hclib.studies.verification_confirmation`), draw 2 (the rank experiment's check)
     and draw :data:`CHECK_DRAW` (this rule's check), 600 problems per test set."""
-    from hclib.studies.verification_confirmation import DEFAULT
-    from hclib.studies.verification_confirmation import load as draw_one
-    from hclib.studies.verification_followups import RANK_EXPERIMENT
-    from hclib.studies.verification_followups import check_load as experiment_check
-    from hclib.studies.verification_study import REPLACED
-
     frames = [draw_one().replace({"variant": {DEFAULT: SHIPPED}}),
               experiment_check(RANK_EXPERIMENT), check_load()]
     keep = [SHIPPED, BASELINE, REPLACED]
