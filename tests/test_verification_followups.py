@@ -36,11 +36,16 @@ def test_a_rank_variant_holds_only_when_it_ranks_as_well_and_is_calibrated():
 
 
 def test_the_default_skips_a_first_variant_that_did_not_hold():
-    ranking = pd.DataFrame({"auc": [0.80, 0.79, 0.78], "cllr": [0.7, 0.8, 0.9]},
-                           index=[RANK_POOLED, RANK_PSEUDO, follow.SHIPPED])
-    assert study.default_choice(ranking) == follow.SHIPPED
+    table = pd.DataFrame([{"variant": v, "set": s, "part": "train", "auc": auc,
+                           "cllr": cllr}
+                          for v, auc, cllr in ((RANK_POOLED, 0.80, 0.7),
+                                               (RANK_PSEUDO, 0.79, 0.8),
+                                               (follow.SHIPPED, 0.78, 0.9))
+                          for s in study.SELECTION_SETS])
+    first, ranking = study.choose(table)
+    assert study.default_choice(ranking) == follow.SHIPPED == first
     with pytest.raises(ValueError, match="ranking"):
-        study.default_choice(ranking.iloc[:2])
+        study.default_choice(ranking.loc[[RANK_POOLED, RANK_PSEUDO]])
 
 
 def test_stored_check_decides_what_did_not_hold_and_the_shipped_default():

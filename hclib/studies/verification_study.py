@@ -476,11 +476,11 @@ def choose(table: pd.DataFrame, not_held: frozenset[str] = NOT_HELD
 
 def default_choice(ranking: pd.DataFrame) -> str:
     """The variant of :func:`choose`'s ranking that is :func:`hclib.verify`'s default:
-    the first candidate (module docstring; a variant in :data:`NOT_HELD` is none)."""
-    for name in ranking.index:
-        if candidate(str(name)) and name not in NOT_HELD:
-            return str(name)
-    raise ValueError("ranking: no candidate variant (relative, untrained)")
+    its first candidate (its ``candidate`` column: :func:`candidate` and not held back)."""
+    chosen = ranking.index[ranking["candidate"].to_numpy(dtype=bool)]
+    if not len(chosen):
+        raise ValueError("ranking: no candidate variant (relative, untrained)")
+    return str(chosen[0])
 
 
 def configuration(name: str) -> str:
