@@ -58,7 +58,6 @@ unchanged). For the record, the 250-word check (seen): 44.1 / 52.7 expected agai
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +67,7 @@ import pandas as pd
 from hclib.calibration.metrics import ece
 
 from .outsider_length import gutenberg_short
-from .your_texts import _gutenberg_folds, _pooled, _row
+from .your_texts import _pooled, gutenberg_runs
 
 __all__ = ["CONFIRM_WORDS", "RESULTS_FILE", "VARIANTS", "checks", "evidence_check", "load",
            "verdict", "work_folds"]
@@ -85,16 +84,10 @@ def work_folds(skips: tuple[int, ...] = (0, 12)) -> tuple[pd.DataFrame, float, f
     """The work-folder check: a row per fold (expected against real), the ECE of the
     confidence over every answered verdict, and the seconds :func:`hclib.attribute`
     took."""
-    from hclib.attribution.pipeline import attribute
-
     rows, conf, right, seconds = [], [], [], 0.0
-    for name, known, groups, unknown, truth in _gutenberg_folds(skips):
-        start = time.perf_counter()
-        res = attribute(known, unknown, groups=groups, progress=False)
-        _ = res.expected_accuracy
-        seconds += time.perf_counter() - start
-        ok = (res.prediction == truth).to_numpy()
-        rows.append(_row(name, res, ok))
+    for row, res, ok, took in gutenberg_runs(skips):
+        seconds += took
+        rows.append(row)
         answered = (res.verdicts["status"] != "insufficient evidence").to_numpy()
         conf += res.verdicts["confidence"].to_numpy(float)[answered].tolist()
         right += ok[answered].tolist()

@@ -198,6 +198,7 @@ far as any known text got :math:`q` of only 0.82–0.97).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -209,9 +210,9 @@ from hclib.attribution.options import UNK
 from hclib.attribution.pipeline import attribute
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
-           "gutenberg_expected", "gutenberg_flat", "known_outsiders", "load_novels", "load_results", "main",
-           "novel_checks", "novel_outsiders", "novel_rejections", "outsider_odds",
-           "pan_expected", "write_results"]
+           "gutenberg_expected", "gutenberg_flat", "gutenberg_runs", "known_outsiders",
+           "load_novels", "load_results", "main", "novel_checks", "novel_outsiders",
+           "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
@@ -258,11 +259,20 @@ def _gutenberg_folds(skips: tuple[int, ...]
 def gutenberg_expected(skips: tuple[int, ...] = (0, 12), **options: Any) -> pd.DataFrame:
     """Expected against real accuracy on every fold of the Gutenberg piece sets (module
     docstring); ``options`` go to :func:`hclib.attribute`."""
-    rows = []
+    return pd.DataFrame([row for row, *_ in gutenberg_runs(skips, **options)])
+
+
+def gutenberg_runs(skips: tuple[int, ...] = (0, 12), **options: Any
+                   ) -> Iterator[tuple[dict[str, Any], Any, np.ndarray, float]]:
+    """Each fold of :func:`gutenberg_expected` attributed in work folders (``options`` go
+    to :func:`hclib.attribute`): (its row, the result, whether each verdict is right, the
+    seconds the attribution and its row took)."""
     for name, known, groups, unknown, truth in _gutenberg_folds(skips):
+        start = time.perf_counter()
         res = attribute(known, unknown, groups=groups, progress=False, **options)
-        rows.append(_row(name, res, (res.prediction == truth).to_numpy()))
-    return pd.DataFrame(rows)
+        right = (res.prediction == truth).to_numpy()
+        row = _row(name, res, right)
+        yield row, res, right, time.perf_counter() - start
 
 
 # the row suffix of each pieces= choice of gutenberg_flat
