@@ -216,9 +216,9 @@ def federalist_problems(n: int = 40, seed: int = 0, draw: int = 0) -> list[Probl
         used = set(known_ids) | {q_id}
         texts = {a: [t for i, t in cut[a].items() if i not in used]
                  for a in cut if a != author}
-        out.append(Problem("Federalist", "test", _id("Federalist", "test", k, draw), author, other,
-                           [cut[author][i] for i in known_ids], cut[other][q_id], same,
-                           impostor_pool(texts), tuple(known_ids) + (q_id,), texts))
+        out.append(Problem("Federalist", "test", _id("Federalist", "test", k, draw), author,
+                           other, [cut[author][i] for i in known_ids], cut[other][q_id],
+                           same, impostor_pool(texts), tuple(known_ids) + (q_id,), texts))
     return out
 
 
@@ -232,8 +232,9 @@ def novel_problems(n: int = 40, seed: int = 0, draw: int = 0,
     works of the default impostor pool kept out (module docstring). ``lengths``: (known,
     questioned) words per part (default :data:`NOVEL_WORDS`), the same authors and works
     drawn whatever they are; ``tag`` is added to the set's name in the ids."""
-    lengths = NOVEL_WORDS if lengths is None else lengths
     from hclib.corpora.gutenberg import Collection, read_manifest, read_text
+
+    lengths = NOVEL_WORDS if lengths is None else lengths
 
     manifest = read_manifest()
     works = {a: g.iloc[POOL_WORKS:].reset_index(drop=True)
@@ -267,8 +268,8 @@ def novel_problems(n: int = 40, seed: int = 0, draw: int = 0,
             known = excerpt(read(author, w_known), k_words, rng)
             questioned = excerpt(read(other, w_q), q_words, rng)
             out.append(Problem("novels", part, _id("novels" + tag, part, k, draw), author,
-                               other,
-                               [known], questioned, same, pool.without([author, other]),
+                               other, [known], questioned, same,
+                               pool.without([author, other]),
                                (doc(author, w_known), doc(other, w_q))))
     return out
 
