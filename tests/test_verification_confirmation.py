@@ -40,3 +40,23 @@ def test_targets_met_only_where_the_default_leads():
     # the same answers, the baseline strong: intervals below 0
     d = conf.differences(frame(strong=BASELINE))
     assert (d[d.against.eq(BASELINE)].high < 0).all()
+
+
+def test_difference_table_reads_the_differences():
+    d = conf.differences(frame())
+    table = conf.difference_table(d)
+    assert list(table.columns) == list(ORDER)
+    assert set(table.index) == {BASELINE, REPLACED}
+    r = d.iloc[0]
+    assert table.loc[r.against, r.set] == (f"{r.difference:+.3f} ({r.low:+.3f} to "
+                                            f"{r.high:+.3f})")
+
+
+def test_auc_table_has_each_set_and_the_mean():
+    f = frame()
+    table = conf.auc_table(f)
+    for s in ORDER:
+        g = f[f.set.eq(s) & f.variant.eq(BASELINE)]
+        assert np.isclose(table.loc[BASELINE, s], metrics.auc(g.same, g.answer))
+    assert list(table.columns) == [*ORDER, "mean"]
+    assert np.allclose(table["mean"], table[list(ORDER)].mean(axis=1))

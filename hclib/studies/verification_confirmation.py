@@ -47,8 +47,8 @@ from hclib.studies.verification_sets import Problem, build_sets
 from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED, score_table
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
-           "RULE", "answers", "differences", "headline", "load", "main", "problems",
-           "scores", "targets", "with_before"]
+           "RULE", "answers", "auc_table", "difference_table", "differences", "headline",
+           "load", "main", "problems", "scores", "targets", "with_before"]
 
 #: Problems per set (test parts; the Federalist is a test set).
 N = 200
@@ -156,6 +156,23 @@ def differences(frame: pd.DataFrame, seed: int = 0, reference: str = DEFAULT
                          "difference": metrics.auc(same, a) - metrics.auc(same, b),
                          "low": lo, "high": hi, "clear": bool(lo > 0 or hi < 0)})
     return pd.DataFrame(rows)
+
+
+def auc_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The AUC of each answer (rows) on each set (columns, in :data:`ORDER`), and its
+    ``mean`` over the sets."""
+    auc = scores(frame).pivot(index="variant", columns="set", values="auc")
+    return auc[[s for s in ORDER if s in auc.columns]].assign(
+        mean=lambda t: t.mean(axis=1))
+
+
+def difference_table(diff: pd.DataFrame) -> pd.DataFrame:
+    """:func:`differences` as a table to read: one row per other answer, one column per
+    set, each cell "difference (low to high)"."""
+    cells = diff.assign(cell=[f"{r.difference:+.3f} ({r.low:+.3f} to {r.high:+.3f})"
+                              for r in diff.itertuples()])
+    table = cells.pivot(index="against", columns="set", values="cell")
+    return table[[s for s in ORDER if s in table.columns]]
 
 
 def targets(frame: pd.DataFrame, diff: pd.DataFrame | None = None) -> pd.DataFrame:

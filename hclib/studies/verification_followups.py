@@ -149,7 +149,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from hclib.studies.verification_confirmation import scores, with_before
+from hclib.studies.verification_confirmation import auc_table, scores, with_before
 from hclib.studies.verification_sets import Problem, build_sets
 from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, WHOLE,
                                               Options, Variant, answers, choose,
@@ -275,9 +275,8 @@ def held(frame: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFrame:
     its mean test AUC over the four sets and the shipped default's, its largest
     :math:`C_{llr}`, and whether it ``holds`` (mean AUC at least the default's, every
     :math:`C_{llr}` below 1)."""
-    table = scores(frame)
-    mean = table.groupby("variant")["auc"].mean()
-    worst = table.groupby("variant")["cllr"].max()
+    mean = auc_table(frame)["mean"]
+    worst = scores(frame).groupby("variant")["cllr"].max()
     rows = [{"variant": v, "mean_auc": float(mean[v]), "shipped": float(mean[SHIPPED]),
              "worst_cllr": float(worst[v]),
              "holds": bool(mean[v] >= mean[SHIPPED] and worst[v] < 1)}
