@@ -159,7 +159,8 @@ def differences(frame: pd.DataFrame, seed: int = 0, reference: str = DEFAULT
 
 
 def auc_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The AUC of each answer (rows) on each set (columns, in :data:`ORDER`), and its
+    """The AUC of each answer (rows) on each set (columns, in
+    :data:`~hclib.studies.verification_study.ORDER`), and its
     ``mean`` over the sets."""
     auc = scores(frame).pivot(index="variant", columns="set", values="auc")
     return auc[[s for s in ORDER if s in auc.columns]].assign(
