@@ -184,14 +184,14 @@ def choose(frame: pd.DataFrame) -> pd.DataFrame:
     """Every combination on the study: its AUC (mismatched above in-kind), its threshold
     (the in-kind maximum rounded up to 0.01) and the share of mismatched problems above
     it; ranked by AUC, the first is the rule's choice."""
-    from hclib.calibration.metrics import auc
+    from hclib.verification.relative import separation
 
     mismatched = (frame["group"] != "novels").to_numpy()
     rows = []
     for name in COMBINATIONS:
         g = pair_gaps(frame, name)
         threshold = float(np.ceil(g[~mismatched].max() * 100) / 100)
-        rows.append({"combination": name, "auc": auc(mismatched, g),
+        rows.append({"combination": name, "auc": separation(g[mismatched], g[~mismatched]),
                      "threshold": threshold,
                      "mismatched_flagged": float(np.mean(g[mismatched] > threshold))})
     return pd.DataFrame(rows).sort_values("auc", ascending=False, kind="stable") \
