@@ -93,7 +93,8 @@ def _row(job: Job) -> dict[str, Any]:
     t = verify(known, {"q": questioned}, impostors=impostors).table.iloc[0]
     return {"group": group, "problem": name, "same": same,
             "gap_known": float(t["gap_known"]), "gap_questioned": float(t["gap_questioned"]),
-            "probability": float(t["probability"]), "decision": str(t["decision"]),
+            "probability": float(t["probability"]), "separation": float(t["separation"]),
+            "decision": str(t["decision"]),
             "reason": str(t["reason"])}
 
 

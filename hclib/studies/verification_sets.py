@@ -47,7 +47,7 @@ from hclib.verification.impostors import POOL_WORKS, ImpostorPool, gutenberg_poo
 
 __all__ = ["ESSAY_WORDS", "IMPOSTORS", "NOVEL_WORDS", "SETS", "Problem", "build_sets",
            "essay_problems", "excerpt", "federalist_problems", "novel_problems",
-           "pair_problems", "split_authors"]
+           "pair_problems", "pan_known_texts", "split_authors"]
 
 #: Words of a Federalist paper cut for shape (a).
 ESSAY_WORDS = 800
@@ -141,6 +141,16 @@ def _pan_texts() -> pd.DataFrame:
         d["group"] = collection + " " + d["problem"]
         parts.append(d)
     return pd.concat(parts, ignore_index=True)
+
+
+def pan_known_texts(seed: int = 0) -> pd.DataFrame:
+    """PAN 2018's known texts (both collections, authors unique per problem), with each
+    author's ``part`` of the split by author of ``seed``."""
+    d = _pan_texts()
+    part_of = split_authors(d["author"], seed)
+    known = d[d.role == "known"].copy()
+    known["part"] = known["author"].map(part_of)
+    return known
 
 
 def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, salt: int,

@@ -1,0 +1,162 @@
+r"""A pooled model for problems with few rivals (issue 41).
+
+The rule (:data:`FEW_RULE`) was written and committed before its check ran.
+
+**Why.** The default probability of :func:`hclib.verify` is the pooled model
+(:func:`hclib.verification.model.pooled_model`), which answers only problems with as many
+rivals as its training problems (the relative score is higher against fewer rivals).
+Every other problem falls back to its own pseudo-problems. On the Federalist, whose
+impostors are the papers of two other authors, most problems have few rivals (on draw
+1's 200 problems: median 5, 160 fall back). There the fallback's answers rank worse
+than the score they are made from: AUC .712 (56 % non-answers) against .813 for the raw
+score, and .793 for hclib's General Impostors baseline, which is ahead of the default
+there on 600 fresh problems (−.078). Two other authors as impostors is the shape of the
+classic closed question (Madison, or Hamilton and Jay?), so the fallback matters beyond
+the Federalist.
+
+**The variant** :data:`FEW`: the shipped default, with a second pooled model for the
+problems that the first does not answer: a logistic model of the score and the
+pseudo-problems' log-odds (slopes :math:`\ge 0`) and of :math:`\log` (rivals) (free),
+its no-decision band by :func:`~hclib.verification.model.choose_band`, fitted on
+*few-rival twins* of the stored study's training problems (:func:`twins`): the same known
+and questioned texts, the impostors the texts of :data:`TWIN_AUTHORS` other authors of
+the training part (PAN 2018: their seven known texts; Gutenberg: their works in the
+default pool), drawn with a seeded generator. Problems it cannot answer either keep the
+pseudo-problems' answer.
+
+**The rule.** :data:`FEW` replaces the default only if on draw :data:`CHECK_DRAW` (never
+run; 200 problems per test set) its mean AUC over the four sets is at least the shipped
+default's and its :math:`C_{llr}` below 1 on every set
+(:func:`hclib.studies.verification_followups.held`). The difference with the General
+Impostors baseline per set is reported beside (paired bootstrap).
+
+*Result*: :func:`verdict`; see the chapter "Did Madison write it?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from hclib.studies.verification_confirmation import BASELINE, differences
+from hclib.studies.verification_followups import SHIPPED, held, stored_training
+from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
+from hclib.studies.verification_study import DATA, _no_decision, _relative_table
+from hclib.verification.impostors import gutenberg_pool, impostor_pool
+from hclib.verification.model import VerificationModel, fit_model, pooled_model
+
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_FEATURES", "FEW_RULE",
+           "TWIN_AUTHORS", "answer", "check", "fit_few", "load", "twins", "verdict"]
+
+#: The rule, written and committed before its check ran (module docstring).
+FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
+            "rivals) for the problems the first does not answer, fitted on few-rival "
+            "twins of the stored study's training problems (impostors: the texts of 2 "
+            "other PAN authors or 3 other Gutenberg authors of the training part); "
+            "adopted only if on draw 7 (never run, 200 problems per test set) its mean "
+            "AUC over the four sets is at least the shipped default's and its Cllr below "
+            "1 on every set")
+#: The variant's name.
+FEW = "relative minmax words, pooled + few rivals"
+#: The features of the few-rival model and their slope signs (+1: never lowers P(same)).
+FEW_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1, "log_rivals": 0}
+#: Other authors whose texts are a twin's impostors, by source.
+TWIN_AUTHORS = {"PAN": 2, "Gutenberg": 3}
+#: The check's draw (never run before this rule) and its problems per test set.
+CHECK_DRAW = 7
+CHECK_N = 200
+#: The check's answers: the shipped default, :data:`FEW` and General Impostors.
+CHECK_FILE = DATA / "verification_rivals_check.csv"
+
+
+def twins(problems: Sequence[Problem], seed: int = 0) -> list[Problem]:
+    """The few-rival twin of each problem (module docstring), its id ending in
+    ``" few"``."""
+    rng = np.random.default_rng(seed)
+    pan = pan_known_texts()
+    pool = gutenberg_pool()
+    out = []
+    for p in problems:
+        if p.set == "novels":
+            others = sorted(set(pool.authors) - {p.author, p.questioned_author})
+            keep = set(rng.choice(others, TWIN_AUTHORS["Gutenberg"], replace=False))
+            twin_pool = pool.without([a for a in pool.authors if a not in keep])
+            texts = None
+        else:
+            mine = pan[pan.part.eq(p.part) & ~pan.author.isin([p.author,
+                                                               p.questioned_author])]
+            keep = rng.choice(sorted(set(mine.author)), TWIN_AUTHORS["PAN"], replace=False)
+            texts = {a: mine.loc[mine.author.eq(a), "text"].tolist() for a in keep}
+            twin_pool = impostor_pool(texts)
+        out.append(replace(p, id=p.id + " few", impostors=twin_pool,
+                           impostor_texts=texts))
+    return out
+
+
+def _table(problems: Sequence[Problem]) -> pd.DataFrame:
+    table = _relative_table("minmax", "words", problems)
+    return table.assign(log_rivals=np.log(table["rivals"].to_numpy(float)))
+
+
+def fit_few(problems: Sequence[Problem]) -> VerificationModel:
+    """The few-rival model fitted on ``problems`` (the twins), with its provenance."""
+    table = _table(problems)
+    model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES)
+    return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
+                                      "few-rival twins of the development sets' training "
+                                      "problems (hclib.studies.verification_rivals)"})
+
+
+def answer(problems: Sequence[Problem], few: VerificationModel | None) -> np.ndarray:
+    """PAN answers of the shipped default (``few`` None) or of :data:`FEW`: the stored
+    pooled model where it answers, then ``few``, then the pseudo-problems' answer."""
+    table = _table(problems)
+    reason = table["reason"].fillna("").to_numpy(dtype=object)
+    main = pooled_model("minmax", "words")
+    out = table["answer"].to_numpy(float).copy()
+    answered = np.zeros(len(out), dtype=bool)
+    for model in [m for m in (main, few) if m is not None]:
+        prob = model.predict(table)
+        use = np.isfinite(prob) & ~answered
+        out[use] = _no_decision(prob, model.band, reason)[use]
+        answered |= use
+    return out
+
+
+def check(save: bool = True) -> pd.DataFrame:
+    """The rule's check (module docstring): one row per (variant, problem)."""
+    from hclib.studies.verification import general_impostors
+
+    few = fit_few(twins(stored_training()))
+    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
+    rows = []
+    for name, model in ((SHIPPED, None), (FEW, few)):
+        rows += [{"variant": name, "problem": p.id, "answer": float(a)}
+                 for p, a in zip(test, answer(test, model))]
+    rows += [{"variant": BASELINE, "problem": p.id,
+              "answer": float(general_impostors(p.known, [p.questioned], p.impostors,
+                                                seed=k)[0])}
+             for k, p in enumerate(tqdm(test, desc=BASELINE))]
+    meta = pd.DataFrame({"problem": [p.id for p in test], "set": [p.set for p in test],
+                         "same": [p.same for p in test], "texts": [p.digest for p in test]})
+    frame = pd.DataFrame(rows).merge(meta, on="problem")
+    if save:
+        frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def load() -> pd.DataFrame:
+    """The check's stored answers."""
+    return pd.read_csv(CHECK_FILE)
+
+
+def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(whether :data:`FEW` holds; its AUC minus the shipped default's and the
+    baseline's per set, with paired bootstrap intervals)."""
+    frame = load() if frame is None else frame
+    return held(frame, [FEW]), differences(frame, reference=FEW)
+
