@@ -129,11 +129,15 @@ def test_one_known_text_through_the_pooled_path(pool):
         verify([known], questioned, impostors=pool, min_tokens=10, calibration="other")
 
 
-def test_pooled_model_leaves_problems_with_fewer_rivals_to_the_pseudo_problems():
+def test_pooled_model_leaves_problems_with_fewer_rivals_to_the_few_rivals_model():
     """A score against few impostors is higher for that alone: the pooled model answers
-    only problems with as many rivals as its training problems had."""
+    only problems with as many rivals as its training problems had; the others get the
+    stored model of few-rival problems (hclib.studies.verification_rivals), which reads
+    the number of rivals, not the problem's pseudo-problems."""
     model = vm.pooled_model(DEFAULT_DISTANCE, "words")
+    few_model = vm.pooled_model(DEFAULT_DISTANCE, "words", few=True)
     assert model is not None and model.min_rivals > 8
+    assert few_model is not None and "log_rivals" in few_model.features
     rng = np.random.default_rng(4)
     texts = []
     for _ in range(8):
@@ -147,9 +151,13 @@ def test_pooled_model_leaves_problems_with_fewer_rivals_to_the_pseudo_problems()
     res = verify(known, questioned, impostors=few, min_tokens=10)
     pseudo = verify(known, questioned, impostors=few, min_tokens=10,
                     calibration="pseudo")
-    assert res.table["rivals"].iloc[0] < model.min_rivals
-    assert res.table["calibration"].iloc[0] == "pseudo"
-    assert res.table["probability"].iloc[0] == pseudo.table["probability"].iloc[0]
+    row = res.table.iloc[0]
+    assert row["rivals"] < model.min_rivals
+    assert row["calibration"] == "pooled, few rivals" and row["band"] == few_model.band
+    assert row["probability"] == pytest.approx(few_model.predict(res.table)[0])
+    assert row["probability"] != pseudo.table["probability"].iloc[0]
+    assert row["log_rivals"] == pytest.approx(np.log(row["rivals"]))
+    assert "few-rival problems" in res.summary()
     # the table's model on the same row would have answered: the guard is what changed it
     assert np.isnan(model.predict(res.table)[0])
     unguarded = vm.VerificationModel(model.model, model.n_same, model.n_different,

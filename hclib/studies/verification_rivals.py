@@ -47,10 +47,11 @@ from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
 from hclib.studies.verification_study import DATA, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
-from hclib.verification.model import VerificationModel, fit_model, pooled_model
+from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel, fit_model,
+                                     pooled_model, store_pooled)
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_FEATURES", "FEW_RULE",
-           "TWIN_AUTHORS", "answer", "check", "fit_few", "load", "twins", "verdict"]
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
+           "answer", "check", "fit_few", "load", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
@@ -62,8 +63,6 @@ FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-o
             "1 on every set")
 #: The variant's name.
 FEW = "relative minmax words, pooled + few rivals"
-#: The features of the few-rival model and their slope signs (+1: never lowers P(same)).
-FEW_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1, "log_rivals": 0}
 #: Other authors whose texts are a twin's impostors, by source.
 TWIN_AUTHORS = {"PAN": 2, "Gutenberg": 3}
 #: The check's draw (never run before this rule) and its problems per test set.
@@ -95,6 +94,15 @@ def twins(problems: Sequence[Problem], seed: int = 0) -> list[Problem]:
         out.append(replace(p, id=p.id + " few", impostors=twin_pool,
                            impostor_texts=texts))
     return out
+
+
+def store() -> VerificationModel:
+    """Fit the few-rival model on the twins of the stored study's training problems and
+    store it beside the pooled model (:func:`hclib.verification.model.pooled_model` with
+    ``few=True``): what :func:`hclib.verify` uses since the rule's check held."""
+    model = fit_few(twins(stored_training()))
+    store_pooled({"minmax words" + FEW_KEY: model})
+    return model
 
 
 def _table(problems: Sequence[Problem]) -> pd.DataFrame:

@@ -30,7 +30,11 @@ of the development sets of :mod:`hclib.studies.verification_sets` pooled, stored
 only problems like its training problems: with as many rivals at least (the score is the
 share of subsets on which Q is nearer the author than every rival, so it grows as the
 rivals are fewer: with 8 impostors a different author's text scored 0.43 and got P 0.94);
-elsewhere :func:`hclib.verify` falls back to the pseudo-problems.
+elsewhere :func:`hclib.verify` answers with the pooled model of *few-rival* problems
+(:data:`FEW_FEATURES`: the same two and the log number of rivals), fitted on twins of
+the same training problems whose impostors are the texts of two or three other authors
+(:mod:`hclib.studies.verification_rivals`), and past its range too; the pseudo-problems
+answer only where no pooled model is stored.
 """
 
 from __future__ import annotations
@@ -46,7 +50,8 @@ import pandas as pd
 from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
-__all__ = ["FEATURES", "MAX_NON_ANSWERS", "POOLED_FEATURES", "POOLED_FILE",
+__all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
+           "POOLED_FILE",
            "VerificationModel", "choose_band", "fit_model", "pooled_model", "pseudo_probability",
            "store_pooled"]
 
@@ -56,6 +61,11 @@ FEATURES: dict[str, int] = {"pseudo_logit": 1, "log_tokens": 0, "score": 1,
                             "log_known_tokens": 0}
 #: The features of the pooled model (the same signs).
 POOLED_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1}
+#: The features of the pooled model of problems with few rivals: the pooled model's and
+#: the log number of rivals (slope free).
+FEW_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1, "log_rivals": 0}
+#: The suffix of a few-rivals model's key in :data:`POOLED_FILE`.
+FEW_KEY = " few rivals"
 #: The largest share of the training problems' cross-validated answers that the chosen
 #: no-decision band may leave non-answers.
 MAX_NON_ANSWERS = 0.2
@@ -181,15 +191,20 @@ def _from_json(d: dict) -> VerificationModel:
 
 
 def store_pooled(models: dict[str, VerificationModel], path: Path = POOLED_FILE) -> None:
-    """Store pooled models, keyed ``"distance features"`` (:func:`pooled_model`)."""
+    """Store pooled models, keyed ``"distance features"`` (:func:`pooled_model`); the
+    stored models of other keys are kept."""
     path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps({k: _to_json(m) for k, m in models.items()}, indent=1))
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    stored.update({k: _to_json(m) for k, m in models.items()})
+    path.write_text(json.dumps(stored, indent=1))
 
 
-def pooled_model(distance: str, features: str, path: Path = POOLED_FILE
-                 ) -> VerificationModel | None:
-    """The stored pooled model of (``distance``, ``features``), ``None`` if none is."""
+def pooled_model(distance: str, features: str, path: Path = POOLED_FILE, *,
+                 few: bool = False) -> VerificationModel | None:
+    """The stored pooled model of (``distance``, ``features``), or with ``few`` its model
+    of problems with fewer rivals (:data:`FEW_FEATURES`); ``None`` if none is stored."""
     if not path.exists():
         return None
-    d = json.loads(path.read_text()).get(f"{distance} {features}")
+    key = f"{distance} {features}" + (FEW_KEY if few else "")
+    d = json.loads(path.read_text()).get(key)
     return None if d is None else _from_json(d)

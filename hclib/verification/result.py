@@ -58,8 +58,11 @@ COLUMNS: dict[str, str] = {
     "pseudo_same": "median score of the same-author pseudo-problems",
     "pseudo_different": "median score of the other-author pseudo-problems",
     "rivals": "impostors each problem (real or pseudo) is compared with",
-    "calibration": "what the probability was fitted on: pooled (the stored model), pseudo "
-                   "(the problem's pseudo-problems) or trained (train=)",
+    "log_rivals": "the natural log of rivals (a feature of the few-rivals model)",
+    "band": "the half-width of the text's no-decision band around 0.5",
+    "calibration": "what the probability was fitted on: pooled (the stored model), "
+                   "pooled, few rivals (the stored model of problems with few rivals), "
+                   "pseudo (the problem's pseudo-problems) or trained (train=)",
 }
 #: How a column is headed in the printed table.
 LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
@@ -69,7 +72,7 @@ LABELS: dict[str, str] = {"probability": "P(same)", "p_value": "P-value",
 HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "gap_questioned",
                            "reason", "length", "relative_length", "pseudo_logit",
                            "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-                           "pseudo_different", "rivals", "calibration")
+                           "pseudo_different", "rivals", "log_rivals", "calibration", "band")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -297,6 +300,12 @@ class Verification(Result):
                  f"P(same) is the probability that a text is closer to the known texts than "
                  f"these impostors are, at even prior odds ({model}); no decision "
                  f"within 0.5 ± {self.band:g}."]
+        few = self.table.get("calibration", pd.Series(dtype=object)).eq("pooled, few rivals")
+        if few.any():
+            lines.append(f"{int(few.sum())} text(s) face fewer impostors than that model's "
+                         "problems: their P(same) is from the stored model of few-rival "
+                         "problems, no decision within 0.5 ± "
+                         f"{float(self.table.loc[few, 'band'].iloc[0]):g}.")
         floor = self.pvalue_floor()
         if floor is not None:
             k, p = floor

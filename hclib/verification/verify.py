@@ -332,7 +332,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                        spread=float(np.mean(rel["same"])),
                        pseudo_same=float(np.median(rel["same"])),
                        pseudo_different=float(np.median(rel["different"])),
-                       rivals=rel["rivals"])
+                       rivals=rel["rivals"], log_rivals=math.log(rel["rivals"]))
         else:
             row.update(reason="", length=0)
         row.update(log_tokens=math.log(max(len(items), 1)),
@@ -342,7 +342,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
                "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
-               "pseudo_different", "rivals"]
+               "pseudo_different", "rivals", "log_rivals"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
     frame["reason"] = frame["reason"].fillna("").astype(object)
     return frame, counts
@@ -442,14 +442,24 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     bands = None
     if model is not None and fitted_on:
         # the pooled model where the problem is like its training problems (as many
-        # rivals at least), the problem's own pseudo-problems elsewhere, with their band
+        # rivals at least), the few-rivals model where it has fewer, the problem's own
+        # pseudo-problems elsewhere; each with its band
         pooled = model.predict(frame)
         used = np.isfinite(pooled)
+        how = np.where(used, "pooled", "pseudo").astype(object)
+        bands = np.where(used, model.band, BAND)
+        few = pooled_model(config.distance, str(feats), few=True)
+        if few is not None:
+            extra = few.predict(frame)
+            fewer = ~used & np.isfinite(extra)
+            pooled = np.where(fewer, extra, pooled)
+            how[fewer], bands[fewer] = "pooled, few rivals", few.band
+            used |= fewer
         frame["probability"] = np.where(used, pooled, frame["probability"])
-        frame["calibration"] = np.where(used, "pooled", "pseudo")
+        frame["calibration"] = how
         if not used.any():
             fitted_on = ""
-        bands = np.where(used, model.band, BAND) if band is None else None
+        bands = bands if band is None else None
         band = (model.band if used.any() else BAND) if band is None else band
     elif model is not None:
         frame["probability"] = model.predict(frame)
@@ -458,9 +468,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         frame["calibration"] = "trained" if model is not None else "pseudo"
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
+    frame["band"] = band if bands is None else bands
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
                                            frame["reason"].to_numpy(),
-                                           band if bands is None else bands))
+                                           frame["band"].to_numpy(float)))
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(units(problem.known_lex)))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",

@@ -1,0 +1,57 @@
+"""hclib.studies.verification_rivals: the few-rival twins, the rule's stored check (it
+held: the model is what hclib.verify now uses), and hclib.verify answering as the
+variant that was checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hclib.studies import verification_rivals as rivals
+from hclib.studies.verification_followups import SHIPPED, stored_training
+from hclib.studies.verification_sets import build_sets
+from hclib.verification.model import pooled_model
+from hclib.verification.verify import verify
+
+
+@pytest.fixture(scope="module")
+def training():
+    return stored_training()
+
+
+def test_twins_keep_the_texts_and_face_two_or_three_other_authors(training):
+    chosen = [p for p in training if p.set in ("essays", "novels")][::20]
+    for p, twin in zip(chosen, rivals.twins(chosen)):
+        assert twin.id == p.id + " few" and twin.known == p.known
+        assert twin.questioned == p.questioned and twin.same == p.same
+        authors = set(twin.impostors.authors)
+        source = "Gutenberg" if p.set == "novels" else "PAN"
+        assert len(authors) == rivals.TWIN_AUTHORS[source]
+        assert not authors & {p.author, p.questioned_author}
+        assert len(twin.impostors) < len(p.impostors)
+
+
+def test_the_stored_check_held_on_the_federalist_alone():
+    verdict, diff = rivals.verdict()
+    assert verdict.loc[rivals.FEW, "holds"]
+    assert verdict.loc[rivals.FEW, "mean_auc"] > verdict.loc[rivals.FEW, "shipped"]
+    assert verdict.loc[rivals.FEW, "worst_cllr"] < 1
+    shipped = diff[diff.against.eq(SHIPPED)].set_index("set")
+    assert shipped.loc["Federalist", "clear"] and shipped.loc["Federalist", "difference"] > 0
+    # the other sets' problems all face enough rivals: their answers did not change
+    assert (shipped.drop("Federalist")["difference"] == 0).all()
+    assert len(rivals.load()) == 3 * 4 * rivals.CHECK_N
+
+
+def test_verify_answers_as_the_checked_variant():
+    test = [p for p in build_sets(20, 0, sets=("Federalist",), draw=rivals.CHECK_DRAW)
+            if p.part == "test"][:6]
+    few = pooled_model("minmax", "words", few=True)
+    assert few is not None
+    expected = rivals.answer(test, few)
+    got = [float(verify(p.known, {"q": p.questioned}, impostors=p.pool("words"))
+                 .pan_answers().iloc[0]) for p in test]
+    assert np.allclose(got, expected)
+    # without the few-rivals model, the shipped answer before it (the pseudo-problems)
+    before = rivals.answer(test, None)
+    assert not np.allclose(before, expected)
