@@ -51,7 +51,8 @@ from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel, 
                                      pooled_model, store_pooled)
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
-           "answer", "check", "fit_few", "load", "store", "twins", "verdict"]
+           "DRAWS_FILE", "EARLIER_DRAWS", "answer", "check", "draws_answers", "fit_few",
+           "fresh_draws", "load", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
@@ -65,11 +66,17 @@ FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-o
 FEW = "relative minmax words, pooled + few rivals"
 #: Other authors whose texts are a twin's impostors, by source.
 TWIN_AUTHORS = {"PAN": 2, "Gutenberg": 3}
-#: The check's draw (never run before this rule) and its problems per test set.
+#: The check's draw (never run before this rule).
 CHECK_DRAW = 7
+#: The check's problems per test set.
 CHECK_N = 200
 #: The check's answers: the shipped default, :data:`FEW` and General Impostors.
 CHECK_FILE = DATA / "verification_rivals_check.csv"
+#: :data:`FEW`'s answers to the earlier fresh draws (:data:`EARLIER_DRAWS`), after its
+#: check held.
+DRAWS_FILE = DATA / "verification_rivals_draws.csv"
+#: The fresh draws answered before this rule (:func:`fresh_draws`).
+EARLIER_DRAWS = (1, 2, 4)
 
 
 def twins(problems: Sequence[Problem], seed: int = 0) -> list[Problem]:
@@ -160,6 +167,35 @@ def check(save: bool = True) -> pd.DataFrame:
 def load() -> pd.DataFrame:
     """The check's stored answers."""
     return pd.read_csv(CHECK_FILE)
+
+
+def draws_answers(save: bool = True) -> pd.DataFrame:
+    """:data:`FEW`'s answers to the test problems of :data:`EARLIER_DRAWS` (200 per
+    set each; about 8 minutes on 2 cores), with the stored few-rivals model."""
+    few = pooled_model("minmax", "words", few=True)
+    test = [p for d in EARLIER_DRAWS for p in build_sets(CHECK_N, 0, draw=d)
+            if p.part == "test"]
+    frame = pd.DataFrame({"variant": FEW, "problem": [p.id for p in test],
+                          "answer": answer(test, few), "set": [p.set for p in test],
+                          "same": [p.same for p in test],
+                          "texts": [p.digest for p in test]})
+    if save:
+        frame.to_csv(DRAWS_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def fresh_draws() -> pd.DataFrame:
+    """Every answer to the earlier fresh draws
+    (:func:`hclib.studies.verification_lengths.fresh_draws`: the default before
+    :data:`FEW`, General Impostors, the HC probability; 600 problems per test set), with
+    :data:`FEW`'s (:data:`DRAWS_FILE`)."""
+    from hclib.studies.verification_lengths import fresh_draws as earlier
+
+    before = earlier()
+    mine = pd.read_csv(DRAWS_FILE)[list(before.columns)]
+    if set(mine.problem) != set(before.problem):
+        raise ValueError("fresh_draws: the stored few-rivals answers are to other problems")
+    return pd.concat([before, mine], ignore_index=True)
 
 
 def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
