@@ -84,14 +84,15 @@ KIND_RULE = ("the pair gap (a combination of the known texts' and the questioned
              "known (7 disjoint pairs) and with one known (each of 14)")
 #: The draw of the in-kind check (never run before this rule).
 CHECK_DRAW = 6
-#: The ways of reading the two gaps as one: (questioned, known) → pair gap.
+#: The ways of reading the two gaps as one, each a function of (questioned, known) that
+#: gives the pair gap.
 COMBINATIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "known": lambda q, k: k,
     "questioned": lambda q, k: q,
     "smaller": np.minimum,
     "geometric mean": lambda q, k: np.sqrt(q * k),
 }
-#: The study's rows: group, problem, truth, the two gaps, the shipped answer.
+#: The study's rows (group, problem, truth, the two gaps, the shipped answer).
 STUDY_FILE = DATA / "verification_kind_study.csv"
 #: The check's rows, as :data:`STUDY_FILE`.
 CHECK_FILE = DATA / "verification_kind_check.csv"

@@ -70,7 +70,7 @@ TWIN_AUTHORS = {"PAN": 2, "Gutenberg": 3}
 CHECK_DRAW = 7
 #: The check's problems per test set.
 CHECK_N = 200
-#: The check's answers: the shipped default, :data:`FEW` and General Impostors.
+#: The check's answers (the shipped default, :data:`FEW` and General Impostors).
 CHECK_FILE = DATA / "verification_rivals_check.csv"
 #: :data:`FEW`'s answers to the earlier fresh draws (:data:`EARLIER_DRAWS`), after its
 #: check held.

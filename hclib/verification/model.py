@@ -61,8 +61,8 @@ FEATURES: dict[str, int] = {"pseudo_logit": 1, "log_tokens": 0, "score": 1,
                             "log_known_tokens": 0}
 #: The features of the pooled model (the same signs).
 POOLED_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1}
-#: The features of the pooled model of problems with few rivals: the pooled model's and
-#: the log number of rivals (slope free).
+#: The features of the pooled model of problems with few rivals (the pooled model's and
+#: the log number of rivals, its slope free).
 FEW_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1, "log_rivals": 0}
 #: The suffix of a few-rivals model's key in :data:`POOLED_FILE`.
 FEW_KEY = " few rivals"
