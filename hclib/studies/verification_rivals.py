@@ -52,7 +52,7 @@ from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel, 
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
            "DRAWS_FILE", "EARLIER_DRAWS", "answer", "check", "draws_answers", "fit_few",
-           "fresh_draws", "load", "store", "twins", "verdict"]
+           "fresh_draws", "load", "relative_table", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
@@ -112,26 +112,30 @@ def store() -> VerificationModel:
     return model
 
 
-def _table(problems: Sequence[Problem]) -> pd.DataFrame:
+def relative_table(problems: Sequence[Problem]) -> pd.DataFrame:
+    """The default configuration's table of each problem (:func:`hclib.verify` with its
+    pseudo-problems; min-max, words), with the column ``log_rivals``."""
     table = _relative_table("minmax", "words", problems)
     return table.assign(log_rivals=np.log(table["rivals"].to_numpy(float)))
 
 
 def fit_few(problems: Sequence[Problem]) -> VerificationModel:
     """The few-rival model fitted on ``problems`` (the twins), with its provenance."""
-    table = _table(problems)
+    table = relative_table(problems)
     model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES)
     return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
                                       "few-rival twins of the development sets' training "
                                       "problems (hclib.studies.verification_rivals)"})
 
 
-def answer(problems: Sequence[Problem], few: VerificationModel | None) -> np.ndarray:
-    """PAN answers of the shipped default (``few`` None) or of :data:`FEW`: the stored
-    pooled model where it answers, then ``few``, then the pseudo-problems' answer."""
-    table = _table(problems)
+def answer(problems: Sequence[Problem], few: VerificationModel | None,
+           main: VerificationModel | None = None) -> np.ndarray:
+    """PAN answers of the shipped default before :data:`FEW` (``few`` None) or of
+    :data:`FEW`: the pooled model (``main``, default the stored one) where it answers,
+    then ``few``, then the pseudo-problems' answer."""
+    table = relative_table(problems)
     reason = table["reason"].fillna("").to_numpy(dtype=object)
-    main = pooled_model("minmax", "words")
+    main = pooled_model("minmax", "words") if main is None else main
     out = table["answer"].to_numpy(float).copy()
     answered = np.zeros(len(out), dtype=bool)
     for model in [m for m in (main, few) if m is not None]:
