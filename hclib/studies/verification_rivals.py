@@ -47,8 +47,9 @@ from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
 from hclib.studies.verification_study import DATA, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
-from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel, fit_model,
-                                     pooled_model, store_pooled)
+from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_MAX_NON_ANSWERS,
+                                     VerificationModel, fit_model, pooled_model,
+                                     store_pooled)
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
            "DRAWS_FILE", "EARLIER_DRAWS", "answer", "check", "draws_answers", "fit_few",
@@ -122,7 +123,8 @@ def relative_table(problems: Sequence[Problem]) -> pd.DataFrame:
 def fit_few(problems: Sequence[Problem]) -> VerificationModel:
     """The few-rival model fitted on ``problems`` (the twins), with its provenance."""
     table = relative_table(problems)
-    model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES)
+    model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES,
+                      max_non_answers=POOLED_MAX_NON_ANSWERS)
     return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
                                       "few-rival twins of the development sets' training "
                                       "problems (hclib.studies.verification_rivals)"})

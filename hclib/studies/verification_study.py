@@ -215,14 +215,15 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
 
 
 def _modelled(distance: str, features: str, signs: dict[str, int] | None,
-              gi: bool = False, options: Options = (), guard: bool = True
+              gi: bool = False, options: Options = (), guard: bool = True,
+              cap: float | None = None
               ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
     """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
     ``FEATURES``, ``train=``) fitted on labelled problems. A pooled model (``signs``
     given) answers as :func:`hclib.verify` does: only problems with as many rivals as its
     training problems (``guard``; otherwise every problem), the pseudo-problems' answer
     elsewhere. ``gi``: the table has the General Impostors score as its column ``gi``
-    too."""
+    too. ``cap``: the band's cap of non-answers (default that of ``fit_model``)."""
     from hclib.verification.model import fit_model
 
     def rows(problems: Sequence[Problem]) -> pd.DataFrame:
@@ -233,7 +234,8 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
         truth = np.array([p.same for p in problems])
         table = rows(problems)
         try:
-            model = fit_model(table, truth, features=signs)
+            model = fit_model(table, truth, features=signs, **(
+                {} if cap is None else {"max_non_answers": cap}))
         except ValueError:  # no scored problems of both kinds: no model, answers 0.5
             return None
         if signs is None or not guard:
@@ -420,12 +422,13 @@ def answers(problems: Sequence[Problem], chosen: Sequence[Variant] | None = None
 def pooled_models(problems: Sequence[Problem], n: int, seed: int) -> dict[str, Any]:
     """The pooled model of every configuration, fitted on every training problem of the
     selection sets, with its provenance (stored by :func:`main`)."""
-    from hclib.verification.model import POOLED_FEATURES
+    from hclib.verification.model import POOLED_FEATURES, POOLED_MAX_NON_ANSWERS
 
     pool = _training(problems)
     out = {}
     for distance, features in CONFIGS:
-        model = _modelled(distance, features, POOLED_FEATURES)[0](pool)
+        model = _modelled(distance, features, POOLED_FEATURES,
+                          cap=POOLED_MAX_NON_ANSWERS)[0](pool)
         if model is None:
             continue
         fitted_on = (f"a model fitted on {len(pool)} labelled development problems "

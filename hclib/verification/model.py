@@ -34,7 +34,8 @@ elsewhere :func:`hclib.verify` answers with the pooled model of *few-rival* prob
 (:data:`FEW_FEATURES`: the same two and the log number of rivals), fitted on twins of
 the same training problems whose impostors are the texts of two or three other authors
 (:mod:`hclib.studies.verification_rivals`), and past its range too; the pseudo-problems
-answer only where no pooled model is stored.
+answer only where no pooled model is stored. The default's two models' no-decision bands
+leave at most :data:`POOLED_MAX_NON_ANSWERS` of their training answers unanswered.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
-           "POOLED_FILE",
+           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS",
            "VerificationModel", "choose_band", "fit_model", "pooled_model", "pseudo_probability",
            "store_pooled"]
 
@@ -69,6 +70,11 @@ FEW_KEY = " few rivals"
 #: The largest share of the training problems' cross-validated answers that the chosen
 #: no-decision band may leave non-answers.
 MAX_NON_ANSWERS = 0.2
+#: The cap of the default's stored bands (min-max on words, and its few-rivals model), a
+#: tighter one than :data:`MAX_NON_ANSWERS`, since the share of non-answers grows on
+#: problems the model was not fitted on (:mod:`hclib.studies.verification_band`, whose
+#: rule's check held; the other distances' stored models keep the older cap).
+POOLED_MAX_NON_ANSWERS = 0.1
 #: The file of the stored pooled models, one per "distance features", with provenance.
 POOLED_FILE = Path(__file__).with_name("data") / "pooled_models.json"
 _BANDS = np.round(np.arange(0.0, 0.26, 0.01), 2)
