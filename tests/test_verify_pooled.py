@@ -7,6 +7,7 @@ the pooled path."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,10 @@ def test_stored_pooled_models_round_trip_with_their_provenance(tmp_path):
     assert np.allclose(back.predict(table), model.predict(table))
     assert back.band == model.band
     assert vm.pooled_model("minmax", "words", path) is None
+    # storing another key keeps this one; the few-rivals key is its own model
+    vm.store_pooled({"chi2 words" + vm.FEW_KEY: replace(model, band=0.01)}, path)
+    assert vm.pooled_model("chi2", "words", path).band == model.band
+    assert vm.pooled_model("chi2", "words", path, few=True).band == 0.01
 
 
 def test_the_stored_models_say_what_they_were_fitted_on():
