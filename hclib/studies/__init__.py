@@ -51,7 +51,12 @@ tables.
   it?"): the disputed Federalist papers through :func:`hclib.verify`, a General-Impostors
   baseline; :mod:`hclib.studies.verification_sets`: development problems in the shapes
   people bring, split by author; :mod:`hclib.studies.verification_study`: every variant on
-  them under a selection rule fixed before the run, stored in ``data/``.
+  them under a selection rule fixed before the run, stored in ``data/``; the default
+  measured again on fresh problems (:mod:`hclib.studies.verification_confirmation`), and
+  the experiments after it, each under a rule committed before its check
+  (:mod:`hclib.studies.verification_followups`,
+  :mod:`hclib.studies.verification_lengths`, :mod:`hclib.studies.verification_rivals`,
+  :mod:`hclib.studies.verification_band`, :mod:`hclib.studies.verification_kind`).
 """
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
