@@ -48,10 +48,24 @@ def test_verify_answers_as_the_checked_variant():
             if p.part == "test"][:6]
     few = pooled_model("minmax", "words", few=True)
     assert few is not None
-    expected = rivals.answer(test, few)
+    # with the stored bands (narrowed since the check by verification_band)
+    expected = rivals.answer(test, few, pooled_model("minmax", "words"))
     got = [float(verify(p.known, {"q": p.questioned}, impostors=p.pool("words"))
                  .pan_answers().iloc[0]) for p in test]
     assert np.allclose(got, expected)
     # without the few-rivals model, the shipped answer before it (the pseudo-problems)
     before = rivals.answer(test, None)
     assert not np.allclose(before, expected)
+
+
+def test_answer_reproduces_the_stored_check_with_the_band_of_its_time():
+    """The shipped default's band has since narrowed (verification_band): the check's
+    answers, before and with the few-rivals model, are reproduced with the band then."""
+    test = [p for p in build_sets(rivals.CHECK_N, 0, sets=("Federalist",),
+                                  draw=rivals.CHECK_DRAW) if p.part == "test"][:8]
+    stored = rivals.load().set_index(["variant", "problem"])["answer"]
+    ids = [p.id for p in test]
+    few = pooled_model("minmax", "words", few=True)
+    for name, model in ((SHIPPED, None), (rivals.FEW, few)):
+        expected = stored.loc[[(name, i) for i in ids]].to_numpy()
+        assert np.allclose(rivals.answer(test, model), expected, atol=1e-5)

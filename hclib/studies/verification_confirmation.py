@@ -36,7 +36,9 @@ measure of the targets (both are reported); it changes no default and no selecti
 from __future__ import annotations
 
 import multiprocessing as mp
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,8 +49,9 @@ from hclib.studies.verification_sets import Problem, build_sets
 from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED, score_table
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
-           "RULE", "answers", "auc_table", "difference_table", "differences", "headline",
-           "load", "main", "problems", "scores", "targets", "with_before"]
+           "RULE", "answer_frame", "answers", "auc_table", "baseline_rows",
+           "difference_table", "differences", "headline", "load", "main", "problems",
+           "scores", "targets", "with_before"]
 
 #: Problems per set (test parts; the Federalist is a test set).
 N = 200
@@ -87,8 +90,6 @@ def _answer(job: tuple[Problem, str]) -> float:
 
 def answers(todo: list[Problem], jobs: int = 2) -> pd.DataFrame:
     """One row per (problem, answer) of hclib's answers (module docstring)."""
-    from hclib.studies.verification import general_impostors
-
     rows = []
     for name, features in {DEFAULT: "words", **OPTIONS}.items():
         work = [(p, features) for p in todo]
@@ -96,14 +97,26 @@ def answers(todo: list[Problem], jobs: int = 2) -> pd.DataFrame:
             got = list(tqdm(pool.imap(_answer, work, chunksize=2), total=len(work),
                             desc=name))
         rows += [{"variant": name, "problem": p.id, "answer": a} for p, a in zip(todo, got)]
-    rows += [{"variant": BASELINE, "problem": p.id,
-              "answer": float(general_impostors(p.known, [p.questioned], p.impostors,
-                                                seed=k)[0])}
-             for k, p in enumerate(tqdm(todo, desc=BASELINE))]
-    frame = pd.DataFrame(rows)
+    return answer_frame(rows + baseline_rows(todo), todo)
+
+
+def baseline_rows(todo: Sequence[Problem]) -> list[dict[str, Any]]:
+    """One answer row per problem of hclib's General Impostors baseline (seeded by the
+    problem's position)."""
+    from hclib.studies.verification import general_impostors
+
+    return [{"variant": BASELINE, "problem": p.id,
+             "answer": float(general_impostors(p.known, [p.questioned], p.impostors,
+                                               seed=k)[0])}
+            for k, p in enumerate(tqdm(todo, desc=BASELINE))]
+
+
+def answer_frame(rows: Sequence[dict[str, Any]], todo: Sequence[Problem]) -> pd.DataFrame:
+    """Answer rows (``variant``, ``problem``, ``answer``) with each problem's set, truth
+    and ``texts`` digest."""
     meta = pd.DataFrame({"problem": [p.id for p in todo], "set": [p.set for p in todo],
                          "same": [p.same for p in todo], "texts": [p.digest for p in todo]})
-    return frame.merge(meta, on="problem")
+    return pd.DataFrame(list(rows)).merge(meta, on="problem")
 
 
 def load() -> pd.DataFrame:

@@ -48,19 +48,19 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
-from hclib.studies.verification_confirmation import BASELINE, differences
+from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
+                                                      differences)
 from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
 from hclib.studies.verification_study import DATA, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_MAX_NON_ANSWERS,
-                                     VerificationModel, fit_model, pooled_model,
-                                     store_pooled)
+                                     VerificationModel, first_answer, fit_model,
+                                     pooled_model, store_pooled)
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
-           "DRAWS_FILE", "EARLIER_DRAWS", "answer", "check", "draws_answers", "fit_few",
+           "DRAWS_FILE", "EARLIER_DRAWS", "MAIN_BAND", "answer", "check", "draws_answers", "fit_few",
            "fresh_draws", "load", "relative_table", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
@@ -75,6 +75,10 @@ FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-o
 FEW = "relative minmax words, pooled + few rivals"
 #: Other authors whose texts are a twin's impostors, by source.
 TWIN_AUTHORS = {"PAN": 2, "Gutenberg": 3}
+#: The stored pooled model's band when this rule's check ran (since narrowed by
+#: :mod:`hclib.studies.verification_band`), so that the check and :func:`draws_answers`
+#: reproduce their stored answers.
+MAIN_BAND = 0.06
 #: The check's draw (never run before this rule).
 CHECK_DRAW = 7
 #: The check's problems per test set.
@@ -123,9 +127,9 @@ def store() -> VerificationModel:
 
 def relative_table(problems: Sequence[Problem]) -> pd.DataFrame:
     """The default configuration's table of each problem (:func:`hclib.verify` with its
-    pseudo-problems; min-max, words), with the column ``log_rivals``."""
-    table = _relative_table("minmax", "words", problems)
-    return table.assign(log_rivals=np.log(table["rivals"].to_numpy(float)))
+    pseudo-problems; min-max, words; its column ``log_rivals`` is the few-rivals model's
+    feature)."""
+    return _relative_table("minmax", "words", problems)
 
 
 def fit_few(problems: Sequence[Problem]) -> VerificationModel:
@@ -141,38 +145,29 @@ def fit_few(problems: Sequence[Problem]) -> VerificationModel:
 def answer(problems: Sequence[Problem], few: VerificationModel | None,
            main: VerificationModel | None = None) -> np.ndarray:
     """PAN answers of the shipped default before :data:`FEW` (``few`` None) or of
-    :data:`FEW`: the pooled model (``main``, default the stored one) where it answers,
-    then ``few``, then the pseudo-problems' answer."""
+    :data:`FEW`: the pooled model (``main``, default the stored one with the band of this
+    rule's check, :data:`MAIN_BAND`) where it answers, then ``few``, then the
+    pseudo-problems' answer."""
     table = relative_table(problems)
     reason = table["reason"].fillna("").to_numpy(dtype=object)
-    main = pooled_model("minmax", "words") if main is None else main
-    out = table["answer"].to_numpy(float).copy()
-    answered = np.zeros(len(out), dtype=bool)
-    for model in [m for m in (main, few) if m is not None]:
-        prob = model.predict(table)
-        use = np.isfinite(prob) & ~answered
-        out[use] = _no_decision(prob, model.band, reason)[use]
-        answered |= use
-    return out
+    if main is None:
+        main = replace(pooled_model("minmax", "words"), band=MAIN_BAND)
+    models = [m for m in (main, few) if m is not None]
+    prob, which = first_answer(models, table)
+    bands = np.array([m.band for m in models] + [0.0])[which]
+    return np.where(which >= 0, _no_decision(prob, bands, reason),
+                    table["answer"].to_numpy(float))
 
 
 def check(save: bool = True) -> pd.DataFrame:
     """The rule's check (module docstring): one row per (variant, problem)."""
-    from hclib.studies.verification import general_impostors
-
     few = fit_few(twins(stored_training()))
     test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
     rows = []
     for name, model in ((SHIPPED, None), (FEW, few)):
         rows += [{"variant": name, "problem": p.id, "answer": float(a)}
                  for p, a in zip(test, answer(test, model))]
-    rows += [{"variant": BASELINE, "problem": p.id,
-              "answer": float(general_impostors(p.known, [p.questioned], p.impostors,
-                                                seed=k)[0])}
-             for k, p in enumerate(tqdm(test, desc=BASELINE))]
-    meta = pd.DataFrame({"problem": [p.id for p in test], "set": [p.set for p in test],
-                         "same": [p.same for p in test], "texts": [p.digest for p in test]})
-    frame = pd.DataFrame(rows).merge(meta, on="problem")
+    frame = answer_frame(rows + baseline_rows(test), test)
     if save:
         frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
     return frame
@@ -189,10 +184,8 @@ def draws_answers(save: bool = True) -> pd.DataFrame:
     few = pooled_model("minmax", "words", few=True)
     test = [p for d in EARLIER_DRAWS for p in build_sets(CHECK_N, 0, draw=d)
             if p.part == "test"]
-    frame = pd.DataFrame({"variant": FEW, "problem": [p.id for p in test],
-                          "answer": answer(test, few), "set": [p.set for p in test],
-                          "same": [p.same for p in test],
-                          "texts": [p.digest for p in test]})
+    frame = answer_frame([{"variant": FEW, "problem": p.id, "answer": float(a)}
+                          for p, a in zip(test, answer(test, few))], test)
     if save:
         frame.to_csv(DRAWS_FILE, index=False, float_format="%.6g")
     return frame

@@ -98,6 +98,7 @@ from tqdm.auto import tqdm
 
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
+from hclib.verification.model import MAX_NON_ANSWERS
 
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
            "GI_POOLED", "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED",
@@ -207,7 +208,8 @@ def _relative_table(distance: str, features: str, problems: Sequence[Problem],
     return _cached(kind, problems, make)
 
 
-def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarray:
+def _no_decision(prob: np.ndarray, band: float | np.ndarray, reason: np.ndarray
+                 ) -> np.ndarray:
     """PAN answers of probabilities: 0.5 inside the band, with a reason, or NaN (as
     :func:`hclib.verify` decides)."""
     out = np.where(np.abs(prob - 0.5) <= band, 0.5, prob)
@@ -216,14 +218,14 @@ def _no_decision(prob: np.ndarray, band: float, reason: np.ndarray) -> np.ndarra
 
 def _modelled(distance: str, features: str, signs: dict[str, int] | None,
               gi: bool = False, options: Options = (), guard: bool = True,
-              cap: float | None = None
+              cap: float = MAX_NON_ANSWERS
               ) -> tuple[Callable[..., Any], Callable[..., np.ndarray]]:
     """(fit, answer) of a model of the relative table's ``signs`` features (``None``:
     ``FEATURES``, ``train=``) fitted on labelled problems. A pooled model (``signs``
     given) answers as :func:`hclib.verify` does: only problems with as many rivals as its
     training problems (``guard``; otherwise every problem), the pseudo-problems' answer
     elsewhere. ``gi``: the table has the General Impostors score as its column ``gi``
-    too. ``cap``: the band's cap of non-answers (default that of ``fit_model``)."""
+    too. ``cap``: the band's cap of non-answers."""
     from hclib.verification.model import fit_model
 
     def rows(problems: Sequence[Problem]) -> pd.DataFrame:
@@ -234,8 +236,7 @@ def _modelled(distance: str, features: str, signs: dict[str, int] | None,
         truth = np.array([p.same for p in problems])
         table = rows(problems)
         try:
-            model = fit_model(table, truth, features=signs, **(
-                {} if cap is None else {"max_non_answers": cap}))
+            model = fit_model(table, truth, features=signs, max_non_answers=cap)
         except ValueError:  # no scored problems of both kinds: no model, answers 0.5
             return None
         if signs is None or not guard:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -52,8 +53,8 @@ from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
-           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS",
-           "VerificationModel", "choose_band", "fit_model", "pooled_model", "pseudo_probability",
+           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "VerificationModel", "choose_band",
+           "first_answer", "fit_model", "pooled_model", "pseudo_probability",
            "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
@@ -127,6 +128,20 @@ class VerificationModel:
         if ok.any():
             out[ok] = self.model.predict(np.clip(z[ok], self.low, self.high))
         return out
+
+
+def first_answer(models: Sequence[VerificationModel], table: pd.DataFrame
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """P(same author) of each row of ``table`` from the first of ``models`` that answers it
+    (:meth:`VerificationModel.predict` finite), and that model's index; NaN and -1 where
+    none does (the pooled model, then the few-rivals one, in :func:`hclib.verify`)."""
+    prob = np.full(len(table), np.nan)
+    which = np.full(len(table), -1)
+    for k, model in enumerate(models):
+        p = model.predict(table)
+        use = (which < 0) & np.isfinite(p)
+        prob[use], which[use] = p[use], k
+    return prob, which
 
 
 def _fit(z: np.ndarray, same: np.ndarray, signs: dict[str, int] = FEATURES

@@ -59,14 +59,16 @@ from .copies import known_authors
 from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
-from .model import VerificationModel, fit_model, pooled_model, pseudo_probability
+from .model import (VerificationModel, first_answer, fit_model, pooled_model,
+                    pseudo_probability)
 from .pvalue import conformal_pvalue, units
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
 from .result import Verification
 
 __all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE",
-           "DEFAULT_METHOD", "MIN_TOKENS", "VerificationModel", "fit_verifier", "verify"]
+           "DEFAULT_METHOD", "MIN_TOKENS", "STORED", "VerificationModel", "fit_verifier",
+           "verify"]
 
 #: The registry method of the P-value and of ``explain`` by default: HC†.
 DEFAULT_METHOD = "hc_dagger"
@@ -84,6 +86,9 @@ CALIBRATIONS = ("pseudo", "pooled")
 DEFAULT_CALIBRATION = "pooled"
 #: Half-width of the "no decision" band around 0.5 (without training).
 BAND = 0.05
+#: The ``calibration`` column of the texts that the stored models answer, in the order
+#: they answer (the pooled model, then its few-rivals model).
+STORED = ("pooled", "pooled, few rivals")
 #: Items in the vocabulary below which a questioned text gets no answer.
 MIN_TOKENS = 100
 #: The reason of a "no decision" forced by impostors unlike the texts.
@@ -433,8 +438,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
             relative_words=relative_words, one_known=one_known)
     fitted_on = ""
+    stored: list[VerificationModel] = []
     if model is None:
-        model = _pooled(calibration, config, str(feats), vocabulary)
+        stored = _pooled(calibration, config, str(feats), vocabulary)
+        model = stored[0] if stored else None
         fitted_on = "" if model is None else model.provenance.get("fitted_on", "pooled")
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
@@ -444,22 +451,15 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         # the pooled model where the problem is like its training problems (as many
         # rivals at least), the few-rivals model where it has fewer, the problem's own
         # pseudo-problems elsewhere; each with its band
-        pooled = model.predict(frame)
-        used = np.isfinite(pooled)
-        how = np.where(used, "pooled", "pseudo").astype(object)
-        bands = np.where(used, model.band, BAND)
-        few = pooled_model(config.distance, str(feats), few=True)
-        if few is not None:
-            extra = few.predict(frame)
-            fewer = ~used & np.isfinite(extra)
-            pooled = np.where(fewer, extra, pooled)
-            how[fewer], bands[fewer] = "pooled, few rivals", few.band
-            used |= fewer
+        pooled, which = first_answer(stored, frame)
+        used = which >= 0
         frame["probability"] = np.where(used, pooled, frame["probability"])
-        frame["calibration"] = how
+        frame["calibration"] = np.array(list(STORED[:len(stored)]) + ["pseudo"],
+                                        dtype=object)[which]
         if not used.any():
             fitted_on = ""
-        bands = bands if band is None else None
+        bands = np.array([m.band for m in stored] + [BAND])[which] if band is None \
+            else None
         band = (model.band if used.any() else BAND) if band is None else band
     elif model is not None:
         frame["probability"] = model.predict(frame)
@@ -486,21 +486,24 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
 
 
 def _pooled(calibration: str | None, config: RelativeConfig, features: str,
-            vocabulary: Any) -> VerificationModel | None:
-    """The stored pooled model that ``calibration`` asks for, or ``None`` (pseudo)."""
+            vocabulary: Any) -> list[VerificationModel]:
+    """The stored models that ``calibration`` asks for, in the order they answer (named
+    in :data:`STORED`): the pooled model and, if stored, its few-rivals model; none for
+    the pseudo-problems."""
     if calibration is not None and calibration not in CALIBRATIONS:
         raise ValueError(f"calibration must be one of {list(CALIBRATIONS)} or None, got "
                          f"{calibration!r}")
     wanted = calibration or DEFAULT_CALIBRATION
     if wanted == "pseudo":
-        return None
+        return []
     model = pooled_model(config.distance, features)
     fits = vocabulary is None and config == RelativeConfig(config.distance,
                                                           gamma=config.gamma)
     if model is not None and fits:
-        return model
+        few = pooled_model(config.distance, features, few=True)
+        return [model] if few is None else [model, few]
     if calibration is None:
-        return None
+        return []
     raise ValueError(f"calibration='pooled': no stored model for distance "
                      f"{config.distance!r}, features {features!r} with these relative "
                      "options (the pooled models use the defaults); use 'pseudo'")
