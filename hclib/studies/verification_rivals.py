@@ -53,7 +53,7 @@ from hclib.studies.verification_confirmation import (answer_frame, baseline_rows
                                                       differences)
 from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
-from hclib.studies.verification_study import DATA, _no_decision, _relative_table
+from hclib.studies.verification_study import DATA, Options, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_MAX_NON_ANSWERS,
                                      VerificationModel, first_answer, fit_model,
@@ -125,16 +125,16 @@ def store() -> VerificationModel:
     return model
 
 
-def relative_table(problems: Sequence[Problem]) -> pd.DataFrame:
+def relative_table(problems: Sequence[Problem], options: Options = ()) -> pd.DataFrame:
     """The default configuration's table of each problem (:func:`hclib.verify` with its
-    pseudo-problems; min-max, words; its column ``log_rivals`` is the few-rivals model's
-    feature)."""
-    return _relative_table("minmax", "words", problems)
+    pseudo-problems; min-max, words, and ``options``; its column ``log_rivals`` is the
+    few-rivals model's feature)."""
+    return _relative_table("minmax", "words", problems, options)
 
 
-def fit_few(problems: Sequence[Problem]) -> VerificationModel:
+def fit_few(problems: Sequence[Problem], options: Options = ()) -> VerificationModel:
     """The few-rival model fitted on ``problems`` (the twins), with its provenance."""
-    table = relative_table(problems)
+    table = relative_table(problems, options)
     model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES,
                       max_non_answers=POOLED_MAX_NON_ANSWERS)
     return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
@@ -143,12 +143,12 @@ def fit_few(problems: Sequence[Problem]) -> VerificationModel:
 
 
 def answer(problems: Sequence[Problem], few: VerificationModel | None,
-           main: VerificationModel | None = None) -> np.ndarray:
+           main: VerificationModel | None = None, options: Options = ()) -> np.ndarray:
     """PAN answers of the shipped default before :data:`FEW` (``few`` None) or of
     :data:`FEW`: the pooled model (``main``, default the stored one with the band of this
     rule's check, :data:`MAIN_BAND`) where it answers, then ``few``, then the
-    pseudo-problems' answer."""
-    table = relative_table(problems)
+    pseudo-problems' answer; the relative score with ``options``."""
+    table = relative_table(problems, options)
     reason = table["reason"].fillna("").to_numpy(dtype=object)
     if main is None:
         main = replace(pooled_model("minmax", "words"), band=MAIN_BAND)

@@ -163,7 +163,7 @@ CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
                                                     ("minmax", "words+chars:3"))
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 #: Options of :func:`hclib.verify` other than its defaults, as (name, value) pairs.
-Options = tuple[tuple[str, str], ...]
+Options = tuple[tuple[str, str | int], ...]
 _JOBS = 2
 
 
@@ -281,8 +281,10 @@ def _gi(problems: Sequence[Problem], model: Any = None) -> np.ndarray:
 
 def relative_name(distance: str, features: str, options: Options = ()) -> str:
     """``"relative DISTANCE FEATURES"``, then the value of each of ``options`` (the
-    options of :func:`hclib.verify` that differ from its defaults)."""
-    return " ".join(["relative", distance, features, *(v for _, v in options)])
+    options of :func:`hclib.verify` that differ from its defaults; a number after its
+    option's name, ``"rivals_per_subset 10"``)."""
+    return " ".join(["relative", distance, features,
+                     *(v if isinstance(v, str) else f"{k} {v}" for k, v in options)])
 
 
 def configuration_variants(distance: str, features: str, options: Options = (),

@@ -91,7 +91,9 @@ class RelativeConfig:
     subsets of a ``share`` of the vocabulary, ``m`` impostors, the statistic, the seed;
     ``one_known``: a single known text scored as its two halves (``"halves"``) or whole
     (``"whole"``: at up to twice the length; its same-author pseudo-problems are then the
-    pool authors' only, and a pool without an author of two texts falls back to halves)."""
+    pool authors' only, and a pool without an author of two texts falls back to halves);
+    ``rivals_per_subset``: on each subset, only that many of the rivals, drawn at random
+    (as General Impostors draws its impostors per round), face the author's side; 0: all."""
 
     distance: str = "minmax"
     n_subsets: int = 100
@@ -102,6 +104,7 @@ class RelativeConfig:
     gamma: float = 0.25
     n_words: int = 1000
     one_known: str = "halves"
+    rivals_per_subset: int = 0
 
     def __post_init__(self) -> None:
         if self.distance not in DISTANCES:
@@ -116,11 +119,25 @@ class RelativeConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if (isinstance(self.rivals_per_subset, bool)
+                or not isinstance(self.rivals_per_subset, (int, np.integer))
+                or self.rivals_per_subset < 0):
+            raise ValueError("rivals_per_subset must be a non-negative integer, got "
+                             f"{self.rivals_per_subset!r}")
         if not 0 < self.share <= 1:
             raise ValueError(f"share must be in (0, 1], got {self.share!r}")
 
     def masks(self, n_features: int) -> np.ndarray:
         return subset_masks(n_features, self.n_subsets, self.share, self.seed)
+
+    def rival_picks(self, k: int) -> np.ndarray | None:
+        """Which of ``k`` rivals (nearest first) face the author's side on each subset:
+        ``rivals_per_subset`` of them at random per subset (seeded, one draw shared by
+        every comparison of a problem), a ``(n_subsets, k)`` mask; ``None``: all."""
+        if not 0 < self.rivals_per_subset < k:
+            return None
+        order = np.random.default_rng([self.seed, 1]).random((self.n_subsets, k))
+        return order.argsort(axis=1).argsort(axis=1) < self.rivals_per_subset
 
 
 def separation(same: np.ndarray, different: np.ndarray) -> float:
@@ -285,9 +302,14 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
         """Share of (subset, author's text) in which x is nearer the author's text than
         the nearest of ``others`` (or than each of them: ``statistic="rank"``)."""
         own, rivals = d(x, authors), d(x, others)
+        if picks is not None:
+            rivals = np.where(picks, rivals, np.inf)
         if config.statistic == "share":
             return float(np.mean(own < rivals.min(axis=1, keepdims=True)))
-        return float(np.mean(own[:, :, None] < rivals[:, None, :]))
+        beaten = own[:, :, None] < rivals[:, None, :]
+        if picks is None:
+            return float(np.mean(beaten))
+        return float(beaten.sum(where=picks[:, None, :]) / (picks.sum() * own.shape[1]))
 
     def score(x: int, authors: np.ndarray, others: np.ndarray) -> tuple[float, float]:
         forward = closer(x, authors, others)
@@ -303,6 +325,7 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     # against Madison, with Jay's few papers as rivals, outscored Madison's own)
     k = min([m, *(r.size for r in rivals_of.values()), *(o.size for *_, o in extra)])
     k = max(k, 1)
+    picks = config.rival_picks(k)
     fb = np.array([score(x, ik, ii[:k]) for x in iq])
     fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
     same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii[:k])) for j in ik]

@@ -369,7 +369,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
            relative_words: int = 1000, calibration: str | None = None,
-           one_known: str = "halves") -> Verification:
+           one_known: str = "halves", rivals_per_subset: int = 0) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -405,6 +405,9 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         whole (``"whole"``, at up to twice the length; the same-author pseudo-problems are
         then the pool authors' only, and a pool without an author of two texts falls back
         to halves).
+    rivals_per_subset
+        On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
+        face the author's side (as General Impostors draws impostors per round); 0: all.
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
@@ -424,7 +427,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
     config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
-                            relative_words, one_known)
+                            relative_words, one_known, rivals_per_subset)
     gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
@@ -436,7 +439,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             train, impostors=pool, method=m, features=feats, vocabulary=vocabulary,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
-            relative_words=relative_words, one_known=one_known)
+            relative_words=relative_words, one_known=one_known,
+            rivals_per_subset=rivals_per_subset)
     fitted_on = ""
     stored: list[VerificationModel] = []
     if model is None:
