@@ -132,11 +132,13 @@ def relative_table(problems: Sequence[Problem], options: Options = ()) -> pd.Dat
     return _relative_table("minmax", "words", problems, options)
 
 
-def fit_few(problems: Sequence[Problem], options: Options = ()) -> VerificationModel:
-    """The few-rival model fitted on ``problems`` (the twins), with its provenance."""
+def fit_few(problems: Sequence[Problem], options: Options = (),
+            cap: float = POOLED_MAX_NON_ANSWERS) -> VerificationModel:
+    """The few-rival model fitted on ``problems`` (the twins), with its provenance; its
+    band with at most ``cap`` of the cross-validated answers non-answers."""
     table = relative_table(problems, options)
     model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES,
-                      max_non_answers=POOLED_MAX_NON_ANSWERS)
+                      max_non_answers=cap)
     return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
                                       "few-rival twins of the development sets' training "
                                       "problems (hclib.studies.verification_rivals)"})
