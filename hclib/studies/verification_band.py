@@ -35,12 +35,12 @@ import pandas as pd
 
 from hclib.studies.verification_confirmation import answer_frame, scores
 from hclib.studies.verification_followups import stored_training
-from hclib.studies.verification_rivals import FEW, answer, relative_table, twins
+from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
+                                               relative_table, twins)
 from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_FEATURES,
-                                     POOLED_MAX_NON_ANSWERS, VerificationModel, fit_model,
-                                     pooled_model, store_pooled)
+                                     VerificationModel, fit_model, store_pooled)
 
 __all__ = ["BAND_RULE", "CAP", "CAPPED", "CHECK_DRAW", "CHECK_FILE", "CHECK_N",
            "capped_models", "check", "load", "store", "verdict"]
@@ -53,8 +53,9 @@ BAND_RULE = ("the pooled and few-rivals models' bands chosen again on the same "
              "over the four sets is at least the shipped default's, the mean c@1 at most "
              "0.01 below it, and Cllr below 1 on every set")
 #: The largest share of the training problems' cross-validated answers left unanswered
-#: (:data:`hclib.verification.model.POOLED_MAX_NON_ANSWERS` since the check held).
-CAP = POOLED_MAX_NON_ANSWERS
+#: (:data:`hclib.studies.verification_rivals.BAND_CAP`; the default's until
+#: :mod:`hclib.studies.verification_picks`).
+CAP = BAND_CAP
 #: The variant's name.
 CAPPED = FEW + ", band for 10 %"
 #: The check's draw (never run before this rule).
@@ -69,10 +70,7 @@ def capped_models() -> tuple[VerificationModel, VerificationModel]:
     """The stored pooled and few-rivals models with their bands chosen again with the cap
     :data:`CAP` (the coefficients refitted on the same problems, which must reproduce the
     stored ones)."""
-    main = pooled_model("minmax", "words")
-    few = pooled_model("minmax", "words", few=True)
-    if main is None or few is None:
-        raise ValueError("the stored pooled and few-rivals models are needed")
+    main, few = all_rivals_model(), all_rivals_model(few=True)
     out = []
     for stored, problems, features in ((main, stored_training(), POOLED_FEATURES),
                                        (few, twins(stored_training()), FEW_FEATURES)):
@@ -91,7 +89,7 @@ def store() -> tuple[VerificationModel, VerificationModel]:
     main, few = (replace(m, provenance=m.provenance | {
         "band_cap": CAP, "band_rule": "hclib.studies.verification_band"})
         for m in capped_models())
-    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few})
+    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few}, ALL_RIVALS_FILE)
     return main, few
 
 
@@ -101,7 +99,7 @@ def check(save: bool = True) -> pd.DataFrame:
     test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
     rows = []
     # the shipped default as it was: the pooled model with the band of its time
-    shipped = answer(test, pooled_model("minmax", "words", few=True))
+    shipped = answer(test, all_rivals_model(few=True))
     capped = answer(test, few, main)
     for name, answers in ((FEW, shipped), (CAPPED, capped)):
         rows += [{"variant": name, "problem": p.id, "answer": float(a)}

@@ -46,7 +46,8 @@ from tqdm import tqdm
 
 from hclib.calibration import metrics
 from hclib.studies.verification_sets import Problem, build_sets
-from hclib.studies.verification_study import BASELINE, DATA, ORDER, REPLACED, score_table
+from hclib.studies.verification_study import (BASELINE, DATA, ORDER, REPLACED, STUDY_OPTIONS,
+                                              score_table)
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
            "RULE", "answer_frame", "answers", "auc_table", "baseline_rows",
@@ -84,7 +85,8 @@ def _answer(job: tuple[Problem, str]) -> float:
     from hclib.verification.verify import verify
 
     p, features = job
-    res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features), features=features)
+    res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features), features=features,
+                 **STUDY_OPTIONS)
     return float(res.pan_answers().iloc[0])
 
 

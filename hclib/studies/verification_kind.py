@@ -67,7 +67,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from hclib.studies.verification_sets import novel_problems
-from hclib.studies.verification_study import DATA
+from hclib.studies.verification_study import DATA, STUDY_OPTIONS
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "COMBINATIONS", "KIND_RULE", "STUDY_FILE",
            "check", "check_jobs", "choose", "load", "pair_gaps", "study", "study_jobs",
@@ -104,7 +104,7 @@ def _row(job: Job) -> dict[str, Any]:
     from hclib.verification.verify import verify
 
     group, name, same, known, questioned, impostors = job
-    t = verify(known, {"q": questioned}, impostors=impostors).table.iloc[0]
+    t = verify(known, {"q": questioned}, impostors=impostors, **STUDY_OPTIONS).table.iloc[0]
     return {"group": group, "problem": name, "same": same,
             "gap_known": float(t["gap_known"]), "gap_questioned": float(t["gap_questioned"]),
             "probability": float(t["probability"]), "separation": float(t["separation"]),

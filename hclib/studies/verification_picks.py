@@ -24,7 +24,7 @@ worse on the novels' pseudo-problems (.610 against .663); it failed its own rule
 
 **The variant** :data:`PICKS`: the shipped default (the pooled model, then the
 few-rivals one, then the pseudo-problems; bands with at most
-:data:`~hclib.verification.model.POOLED_MAX_NON_ANSWERS` non-answers on the training
+:data:`~hclib.studies.verification_rivals.BAND_CAP` non-answers on the training
 cross-validation), with the relative score computed with :data:`RIVALS_PER_SUBSET` rivals
 per subset (chosen before the check as the baseline's own count per round, not from the
 exploration, where 5 and 10 were level), and both models fitted again on that score: the
@@ -33,7 +33,7 @@ pooled one on the stored study's training problems, the few-rivals one on their 
 rivals or fewer (the Federalist's, mostly) get the same score as before; their answers
 change only through the refitted few-rivals model.
 
-**The rule.** :data:`PICKS` replaces the default only if on draw :data:`CHECK_DRAW`
+**The rule.** :data:`PICKS` replaces the default only if on draw 10
 (never run; 200 problems per test set): its mean AUC over the four sets is at least the
 shipped default's, its AUC on the pairs at least the shipped default's, its
 :math:`C_{llr}` below 1 on every set, and its non-answers under 20 % on the novels and
@@ -53,20 +53,31 @@ to +.028), still −.036 behind General Impostors (.745; −.088 to +.011).
 own): the same variant with both models' bands chosen with at most
 :data:`NARROW_CAP` of the training answers non-answers (:data:`NARROW`), since the
 variant's probabilities of novels lie nearer 0.5. Adopted only on the first rule's
-conditions, and its mean c@1 at most 0.01 below the shipped default's, on draw
-:data:`NARROW_DRAW` (never run).
+conditions, and its mean c@1 at most 0.01 below the shipped default's, on draw 11 (never
+run).
 
 *Result* (3 min 30 s). On draw 11 :data:`NARROW` **held**: mean AUC .765 against .756
 (essays +.019, interval +.001 to +.037; Federalist +.007, novels +.006, pairs +.006, each
 interval covering 0), pairs .769 against .764, mean c@1 .6992 against .6992,
 :math:`C_{llr}` at most .926, non-answers 17 % of the novels (the shipped default 20.5 %)
 and 0 % of the pairs (5.5 %). Against General Impostors: essays +.050, Federalist +.023,
-novels −.012, pairs −.007 (every interval covering 0). :func:`store` made it the default.
+novels −.012, pairs −.007 (every interval covering 0).
+
+**A defect in both checks, found before adopting.** The variant's pooled model was fitted
+without the shipped one's guard (``min_rivals``: it answers only problems with as many
+rivals as its training problems), so in both checks it answered *every* problem and the
+few-rivals model none: the Federalist's few-rival problems too, whose score is higher
+for having few rivals. That is not the variant the rules describe. **A third rule**
+(:data:`GUARDED_RULE`, written after the defect was found and before its check): the
+second rule's variant with the guard (:data:`GUARDED`), on the second rule's conditions,
+on draw 12 (never run). The first two checks stay as they ran (:data:`CHECKS`, their
+``guard`` False).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -74,15 +85,16 @@ import pandas as pd
 from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
                                                       differences, scores)
 from hclib.studies.verification_followups import stored_training
-from hclib.studies.verification_rivals import FEW, answer, fit_few, relative_table, twins
+from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
+                                               fit_few, relative_table, twins)
 from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA, Options
-from hclib.verification.model import (POOLED_FEATURES, POOLED_MAX_NON_ANSWERS,
-                                     VerificationModel, fit_model, pooled_model)
+from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationModel,
+                                     fit_model, store_pooled)
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "NARROW", "NARROW_CAP", "NARROW_DRAW",
-           "NARROW_FILE", "NARROW_RULE", "OPTIONS", "PICKS", "PICKS_RULE",
-           "RIVALS_PER_SUBSET", "SHIPPED", "check", "fit_models", "load", "verdict"]
+__all__ = ["CHECKS", "CHECK_N", "GUARDED", "GUARDED_RULE", "NARROW", "NARROW_CAP",
+           "NARROW_RULE", "OPTIONS", "PICKS", "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED",
+           "Check", "check", "fit_models", "load", "store", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 PICKS_RULE = ("the shipped default (pooled model, then few-rivals model, then "
@@ -93,20 +105,6 @@ PICKS_RULE = ("the shipped default (pooled model, then few-rivals model, then "
               "set) its mean AUC over the four sets and its AUC on the pairs are at least "
               "the shipped default's, its Cllr below 1 on every set and its non-answers "
               "under 20 % on the novels and on the pairs")
-#: Rivals that face the author's side on each subset (the baseline's per round).
-RIVALS_PER_SUBSET = 10
-#: The relative score's options of the variant.
-OPTIONS: Options = (("rivals_per_subset", RIVALS_PER_SUBSET),)
-#: The shipped default when the rule was written.
-SHIPPED = FEW
-#: The variant's name.
-PICKS = FEW + ", 10 rivals per subset"
-#: The check's draw (never run before this rule).
-CHECK_DRAW = 10
-#: The check's problems per test set.
-CHECK_N = 200
-#: The check's answers (the shipped default, :data:`PICKS`, General Impostors).
-CHECK_FILE = DATA / "verification_picks_check.csv"
 #: The second rule, written after the first check and before its own (module docstring).
 NARROW_RULE = ("PICKS with both models' bands chosen with at most 5 % of the training "
                "cross-validated answers non-answers (not 10 %); adopted only if on draw 11 "
@@ -114,63 +112,116 @@ NARROW_RULE = ("PICKS with both models' bands chosen with at most 5 % of the tra
                "its AUC on the pairs are at least the shipped default's, its mean c@1 at "
                "most 0.01 below it, its Cllr below 1 on every set and its non-answers "
                "under 20 % on the novels and on the pairs")
+#: The third rule, written after a defect was found in the first two checks (module
+#: docstring) and before its own check.
+GUARDED_RULE = ("NARROW as the second rule meant it: the pooled model answers only "
+                "problems with as many rivals as its training problems (its min_rivals "
+                "guard, missing from the first two checks), the few-rivals model the "
+                "rest; adopted only on the second rule's conditions on draw 12 (never "
+                "run, 200 problems per test set)")
+#: Rivals that face the author's side on each subset (the baseline's per round).
+RIVALS_PER_SUBSET = 10
+#: The relative score's options of the variant.
+OPTIONS: Options = (("rivals_per_subset", RIVALS_PER_SUBSET),)
+#: The shipped default when the rules were written.
+SHIPPED = FEW
+#: The first rule's variant.
+PICKS = FEW + ", 10 rivals per subset"
 #: The second rule's cap of non-answers on the training cross-validation.
 NARROW_CAP = 0.05
 #: The second rule's variant.
 NARROW = PICKS + ", band for 5 %"
-#: The second rule's draw (never run before it).
-NARROW_DRAW = 11
-#: The second rule's check answers.
-NARROW_FILE = DATA / "verification_picks_narrow_check.csv"
+#: The third rule's variant.
+GUARDED = NARROW + ", guarded"
+#: The checks' problems per test set.
+CHECK_N = 200
 
 
-def fit_models(options: Options = OPTIONS, cap: float = POOLED_MAX_NON_ANSWERS
+@dataclass(frozen=True)
+class Check:
+    """One rule's check: its variant, the cap of its bands, whether its pooled model has
+    the rivals guard, its draw (never run before the rule), its stored answers, and
+    whether its rule asks for the mean c@1 too."""
+
+    variant: str
+    cap: float
+    guard: bool
+    draw: int
+    file: Path
+    c_at_1: bool
+
+
+#: The three rules' checks, by name.
+CHECKS = {"picks": Check(PICKS, BAND_CAP, False, 10,
+                         DATA / "verification_picks_check.csv", False),
+          "narrow": Check(NARROW, NARROW_CAP, False, 11,
+                          DATA / "verification_picks_narrow_check.csv", True),
+          "guarded": Check(GUARDED, NARROW_CAP, True, 12,
+                           DATA / "verification_picks_guarded_check.csv", True)}
+
+
+def fit_models(options: Options = OPTIONS, cap: float = NARROW_CAP, guard: bool = True
                ) -> tuple[VerificationModel, VerificationModel]:
     """(pooled model, few-rivals model) fitted on the relative score with ``options``:
-    the first on the stored study's training problems, the second on their twins; bands
-    with at most ``cap`` of the training answers non-answers."""
+    the first on the stored study's training problems (with ``guard``, it answers only
+    problems with as many rivals as they have), the second on their twins; bands with at
+    most ``cap`` of the training answers non-answers."""
     train = stored_training()
     table = relative_table(train, options)
     main = fit_model(table, np.array([p.same for p in train]), features=POOLED_FEATURES,
                      max_non_answers=cap)
-    main = replace(main, provenance={"fitted_on": f"a model pooled over the "
-                                     f"{len(train)} training problems of the development "
-                                     "sets (hclib.studies.verification_sets), "
-                                     f"{RIVALS_PER_SUBSET} rivals per subset"})
-    return main, fit_few(twins(train), options, cap)
+    rivals = int(dict(options).get("rivals_per_subset", 0))
+    fewest = int(np.nanmin(table["rivals"].to_numpy(float))) if guard else 0
+    main = replace(main, rivals_per_subset=rivals, min_rivals=fewest, provenance={
+        "fitted_on": f"a model fitted on {len(train)} labelled development problems "
+                     "(training parts of essays, novels, pairs, "
+                     "hclib.studies.verification_sets; problems with at least "
+                     f"{fewest} rivals)"})
+    few = fit_few(twins(train), options, cap)
+    return main, replace(few, rivals_per_subset=rivals)
 
 
-def check(narrow: bool = False, save: bool = True) -> pd.DataFrame:
-    """A rule's check (module docstring; ``narrow``: the second rule's): one row per
-    (variant, problem)."""
-    main, few = fit_models(cap=NARROW_CAP if narrow else POOLED_MAX_NON_ANSWERS)
-    draw = NARROW_DRAW if narrow else CHECK_DRAW
-    test = [p for p in build_sets(CHECK_N, 0, draw=draw) if p.part == "test"]
-    shipped = [pooled_model("minmax", "words"), pooled_model("minmax", "words", few=True)]
+def store() -> tuple[VerificationModel, VerificationModel]:
+    """Store :data:`GUARDED`'s two models as the default's (what :func:`hclib.verify`
+    uses since the third rule's check held)."""
+    main, few = (replace(m, provenance=m.provenance | {
+        "band_cap": NARROW_CAP, "rivals_rule": "hclib.studies.verification_picks"})
+        for m in fit_models())
+    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few})
+    return main, few
+
+
+def check(name: str, save: bool = True) -> pd.DataFrame:
+    """The check of :data:`CHECKS` ``[name]`` (module docstring): one row per (variant,
+    problem), the shipped default's, the rule's variant's and General Impostors'."""
+    spec = CHECKS[name]
+    main, few = fit_models(cap=spec.cap, guard=spec.guard)
+    test = [p for p in build_sets(CHECK_N, 0, draw=spec.draw) if p.part == "test"]
     rows = []
-    for name, got in ((SHIPPED, answer(test, shipped[1], shipped[0])),
-                      (NARROW if narrow else PICKS, answer(test, few, main, OPTIONS))):
-        rows += [{"variant": name, "problem": p.id, "answer": float(a)}
+    for variant, got in ((SHIPPED, answer(test, all_rivals_model(few=True),
+                                          all_rivals_model())),
+                         (spec.variant, answer(test, few, main, OPTIONS))):
+        rows += [{"variant": variant, "problem": p.id, "answer": float(a)}
                  for p, a in zip(test, got)]
     frame = answer_frame(rows + baseline_rows(test), test)
     if save:
-        frame.to_csv(NARROW_FILE if narrow else CHECK_FILE, index=False,
-                     float_format="%.6g")
+        frame.to_csv(spec.file, index=False, float_format="%.6g")
     return frame
 
 
-def load(narrow: bool = False) -> pd.DataFrame:
-    """A check's stored answers (``narrow``: the second rule's)."""
-    return pd.read_csv(NARROW_FILE if narrow else CHECK_FILE)
+def load(name: str) -> pd.DataFrame:
+    """The stored answers of :data:`CHECKS` ``[name]``."""
+    return pd.read_csv(CHECKS[name].file)
 
 
-def verdict(frame: pd.DataFrame | None = None, narrow: bool = False
+def verdict(name: str, frame: pd.DataFrame | None = None
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per variant of a check, ``load(narrow)`` by default: the AUC on the pairs, the
-    mean AUC and c@1 over the four sets, the largest :math:`C_{llr}`, the non-answers on
-    the novels and the pairs, and whether the rule's variant ``holds``; its AUC minus the
+    """(per variant of a check, :func:`load` by default: the AUC on the pairs, the mean
+    AUC and c@1 over the four sets, the largest :math:`C_{llr}`, the non-answers on the
+    novels and the pairs, and whether the rule's variant ``holds``; its AUC minus the
     others' per set, paired bootstrap)."""
-    frame = load(narrow) if frame is None else frame
+    spec = CHECKS[name]
+    frame = load(name) if frame is None else frame
     table = scores(frame)
     rows = []
     for v, g in frame.groupby("variant", sort=False):
@@ -181,23 +232,22 @@ def verdict(frame: pd.DataFrame | None = None, narrow: bool = False
                      "non_answers_novels": non["novels"],
                      "non_answers_pairs": non["pairs"]})
     out = pd.DataFrame(rows).set_index("variant")
-    name = NARROW if narrow else PICKS
-    ship, new = out.loc[SHIPPED], out.loc[name]
+    ship, new = out.loc[SHIPPED], out.loc[spec.variant]
     out["holds"] = False
-    out.loc[name, "holds"] = bool(
+    out.loc[spec.variant, "holds"] = bool(
         new.mean_auc >= ship.mean_auc and new.pairs_auc >= ship.pairs_auc
         and new.worst_cllr < 1 and new.non_answers_novels < 0.2
         and new.non_answers_pairs < 0.2
-        and (not narrow or new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01))
-    return out, differences(frame, reference=name)
+        and (not spec.c_at_1 or new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01))
+    return out, differences(frame, reference=spec.variant)
 
 
 if __name__ == "__main__":
     import sys
 
-    narrow = sys.argv[1:] == ["narrow"]
-    print(NARROW_RULE if narrow else PICKS_RULE)
-    verdict_table, diff = verdict(check(narrow), narrow)
+    chosen = sys.argv[1]
+    print({"picks": PICKS_RULE, "narrow": NARROW_RULE, "guarded": GUARDED_RULE}[chosen])
+    verdict_table, diff = verdict(chosen, check(chosen))
     with pd.option_context("display.width", 200):
         print(verdict_table.to_string())
         print(diff.to_string())

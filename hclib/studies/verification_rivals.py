@@ -55,13 +55,12 @@ from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
 from hclib.studies.verification_study import DATA, Options, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
-from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_MAX_NON_ANSWERS,
-                                     VerificationModel, first_answer, fit_model,
-                                     pooled_model, store_pooled)
+from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel,
+                                     first_answer, fit_model, pooled_model, store_pooled)
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
+__all__ = ["ALL_RIVALS_FILE", "BAND_CAP", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
            "DRAWS_FILE", "EARLIER_DRAWS", "MAIN_BAND", "answer", "check", "draws_answers", "fit_few",
-           "fresh_draws", "load", "relative_table", "store", "twins", "verdict"]
+           "fresh_draws", "all_rivals_model", "load", "relative_table", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
@@ -90,6 +89,22 @@ CHECK_FILE = DATA / "verification_rivals_check.csv"
 DRAWS_FILE = DATA / "verification_rivals_draws.csv"
 #: The fresh draws answered before this rule (:func:`fresh_draws`).
 EARLIER_DRAWS = (1, 2, 4)
+#: The cap of non-answers of this model's band (and of the pooled model's from
+#: :mod:`hclib.studies.verification_band` to :mod:`hclib.studies.verification_picks`).
+BAND_CAP = 0.1
+#: The default's two stored models before :mod:`hclib.studies.verification_picks` (every
+#: rival on every subset): what this rule and :mod:`hclib.studies.verification_band`
+#: stored and read.
+ALL_RIVALS_FILE = DATA / "pooled_models_all_rivals.json"
+
+
+def all_rivals_model(few: bool = False) -> VerificationModel:
+    """The default's stored pooled model (``few``: its few-rivals model) as it was before
+    :mod:`hclib.studies.verification_picks` (:data:`ALL_RIVALS_FILE`)."""
+    model = pooled_model("minmax", "words", ALL_RIVALS_FILE, few=few)
+    if model is None:
+        raise ValueError(f"no stored model in {ALL_RIVALS_FILE}")
+    return model
 
 
 def twins(problems: Sequence[Problem], seed: int = 0) -> list[Problem]:
@@ -118,10 +133,10 @@ def twins(problems: Sequence[Problem], seed: int = 0) -> list[Problem]:
 
 def store() -> VerificationModel:
     """Fit the few-rival model on the twins of the stored study's training problems and
-    store it beside the pooled model (:func:`hclib.verification.model.pooled_model` with
-    ``few=True``): what :func:`hclib.verify` uses since the rule's check held."""
+    store it beside the pooled model (:data:`ALL_RIVALS_FILE`; what :func:`hclib.verify`
+    used from the rule's check to :mod:`hclib.studies.verification_picks`)."""
     model = fit_few(twins(stored_training()))
-    store_pooled({"minmax words" + FEW_KEY: model})
+    store_pooled({"minmax words" + FEW_KEY: model}, ALL_RIVALS_FILE)
     return model
 
 
@@ -133,7 +148,7 @@ def relative_table(problems: Sequence[Problem], options: Options = ()) -> pd.Dat
 
 
 def fit_few(problems: Sequence[Problem], options: Options = (),
-            cap: float = POOLED_MAX_NON_ANSWERS) -> VerificationModel:
+            cap: float = BAND_CAP) -> VerificationModel:
     """The few-rival model fitted on ``problems`` (the twins), with its provenance; its
     band with at most ``cap`` of the cross-validated answers non-answers."""
     table = relative_table(problems, options)
@@ -153,7 +168,7 @@ def answer(problems: Sequence[Problem], few: VerificationModel | None,
     table = relative_table(problems, options)
     reason = table["reason"].fillna("").to_numpy(dtype=object)
     if main is None:
-        main = replace(pooled_model("minmax", "words"), band=MAIN_BAND)
+        main = replace(all_rivals_model(), band=MAIN_BAND)
     models = [m for m in (main, few) if m is not None]
     prob, which = first_answer(models, table)
     bands = np.array([m.band for m in models] + [0.0])[which]
@@ -183,7 +198,7 @@ def load() -> pd.DataFrame:
 def draws_answers(save: bool = True) -> pd.DataFrame:
     """:data:`FEW`'s answers to the test problems of :data:`EARLIER_DRAWS` (200 per
     set each; about 8 minutes on 2 cores), with the stored few-rivals model."""
-    few = pooled_model("minmax", "words", few=True)
+    few = all_rivals_model(few=True)
     test = [p for d in EARLIER_DRAWS for p in build_sets(CHECK_N, 0, draw=d)
             if p.part == "test"]
     frame = answer_frame([{"variant": FEW, "problem": p.id, "answer": float(a)}

@@ -103,7 +103,7 @@ from hclib.verification.model import MAX_NON_ANSWERS
 __all__ = ["BASELINE", "BEFORE_FILE", "CONFIGS", "DATA", "DISTANCES", "EARLIER_FILE",
            "GI_POOLED", "NOT_HELD", "N_PROBLEMS", "ORDER", "RANK", "REPLACED",
            "SCORES_FILE", "SELECTION_RULE", "SELECTION_SETS", "TABLE_FILE", "WHOLE",
-           "WITH_GI", "Options", "Variant", "answers", "candidate", "choose",
+           "STUDY_OPTIONS", "WITH_GI", "Options", "Variant", "answers", "candidate", "choose",
            "configuration", "configuration_variants", "cross_fitted", "default_choice",
            "earlier", "gi_pooled", "headline", "load", "main", "markdown",
            "pooled_models", "relative_name", "rerun", "score_table", "tabulate",
@@ -164,6 +164,10 @@ CONFIGS = tuple((d, "words") for d in DISTANCES) + (("chi2", "chars:3"),
 _CACHE: dict[tuple[str, str], pd.Series] = {}
 #: Options of :func:`hclib.verify` other than its defaults, as (name, value) pairs.
 Options = tuple[tuple[str, str | int], ...]
+#: The relative options of every study's score unless its ``options`` say otherwise: the
+#: score as it was when the studies ran (every rival on every subset; the default of
+#: :func:`hclib.verify` since :mod:`hclib.studies.verification_picks` is 10).
+STUDY_OPTIONS: dict[str, int] = {"rivals_per_subset": 0}
 _JOBS = 2
 
 
@@ -175,7 +179,7 @@ def _relative_row(job: tuple[Problem, str, str, Options]) -> dict[str, Any]:
     p, distance, features, options = job
     res = verify(p.known, {"q": p.questioned}, impostors=p.pool(features),
                  distance=distance, features=features, calibration="pseudo",
-                 **dict(options))
+                 **(STUDY_OPTIONS | dict(options)))
     return res.table.iloc[0].to_dict() | {"answer": float(res.pan_answers().iloc[0])}
 
 

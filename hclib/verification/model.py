@@ -73,9 +73,10 @@ FEW_KEY = " few rivals"
 MAX_NON_ANSWERS = 0.2
 #: The cap of the default's stored bands (min-max on words, and its few-rivals model), a
 #: tighter one than :data:`MAX_NON_ANSWERS`, since the share of non-answers grows on
-#: problems the model was not fitted on (:mod:`hclib.studies.verification_band`, whose
-#: rule's check held; the other distances' stored models keep the older cap).
-POOLED_MAX_NON_ANSWERS = 0.1
+#: problems the model was not fitted on: 10 % by :mod:`hclib.studies.verification_band`,
+#: then 5 % by :mod:`hclib.studies.verification_picks` (each rule's check held; the
+#: other distances' stored models keep the older cap).
+POOLED_MAX_NON_ANSWERS = 0.05
 #: The file of the stored pooled models, one per "distance features", with provenance.
 POOLED_FILE = Path(__file__).with_name("data") / "pooled_models.json"
 _BANDS = np.round(np.arange(0.0, 0.26, 0.01), 2)
@@ -116,6 +117,9 @@ class VerificationModel:
     #: The fewest rivals (``rivals`` of the table) of a training problem: a problem with
     #: fewer is unlike them (its score is higher for that alone) and gets NaN.
     min_rivals: int = 0
+    #: The relative score's ``rivals_per_subset`` of the training problems' scores (0:
+    #: every rival on every subset); :func:`hclib.verify` scores with the same.
+    rivals_per_subset: int = 0
 
     def predict(self, table: pd.DataFrame) -> np.ndarray:
         """P(same author) of the rows of a ``Verification.table`` (NaN where unscored or
@@ -199,7 +203,8 @@ def _to_json(model: VerificationModel) -> dict:
             "margin_scale": m.margin_scale, "n": m.n, "n_same": model.n_same,
             "n_different": model.n_different, "low": model.low.tolist(),
             "high": model.high.tolist(), "band": model.band,
-            "min_rivals": model.min_rivals, "provenance": model.provenance}
+            "min_rivals": model.min_rivals, "rivals_per_subset": model.rivals_per_subset,
+            "provenance": model.provenance}
 
 
 def _from_json(d: dict) -> VerificationModel:
@@ -208,7 +213,8 @@ def _from_json(d: dict) -> VerificationModel:
     return VerificationModel(m, int(d["n_same"]), int(d["n_different"]),
                              np.array(d["low"]), np.array(d["high"]), float(d["band"]),
                              tuple(d["features"]), dict(d.get("provenance", {})),
-                             int(d.get("min_rivals", 0)))
+                             int(d.get("min_rivals", 0)),
+                             int(d.get("rivals_per_subset", 0)))
 
 
 def store_pooled(models: dict[str, VerificationModel], path: Path = POOLED_FILE) -> None:

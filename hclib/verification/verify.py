@@ -369,7 +369,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
            relative_words: int = 1000, calibration: str | None = None,
-           one_known: str = "halves", rivals_per_subset: int = 0) -> Verification:
+           one_known: str = "halves", rivals_per_subset: int | None = None
+           ) -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -407,7 +408,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         to halves).
     rivals_per_subset
         On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
-        face the author's side (as General Impostors draws impostors per round); 0: all.
+        face the author's side (as General Impostors draws impostors per round); 0: all;
+        ``None``: as the stored pooled model of this distance and features was fitted
+        (10 for the default, :mod:`hclib.studies.verification_picks`), 0 where none is
+        stored.
     train
         Labelled problems ``(known, questioned_text, same)`` or a fitted
         :class:`~hclib.verification.model.VerificationModel` (``fit_verifier``): the
@@ -426,11 +430,13 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     if band is not None:
         band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
-    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
-                            relative_words, one_known, rivals_per_subset)
     gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
+    if rivals_per_subset is None:
+        rivals_per_subset = stored_rivals(distance, str(feats))
+    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
+                            relative_words, one_known, rivals_per_subset)
     q_names, q_texts = _questioned(questioned)
     problem = _Problem(names, items, pool, m, vocabulary, config, works)
     model = None
@@ -489,6 +495,13 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         _corpus=problem.corpus)
 
 
+def stored_rivals(distance: str, features: str) -> int:
+    """The ``rivals_per_subset`` of the stored pooled model of (``distance``,
+    ``features``), 0 where none is stored: what :func:`verify` scores with by default."""
+    model = pooled_model(distance, features)
+    return 0 if model is None else model.rivals_per_subset
+
+
 def _pooled(calibration: str | None, config: RelativeConfig, features: str,
             vocabulary: Any) -> list[VerificationModel]:
     """The stored models that ``calibration`` asks for, in the order they answer (named
@@ -501,8 +514,8 @@ def _pooled(calibration: str | None, config: RelativeConfig, features: str,
     if wanted == "pseudo":
         return []
     model = pooled_model(config.distance, features)
-    fits = vocabulary is None and config == RelativeConfig(config.distance,
-                                                          gamma=config.gamma)
+    fits = vocabulary is None and model is not None and config == RelativeConfig(
+        config.distance, gamma=config.gamma, rivals_per_subset=model.rivals_per_subset)
     if model is not None and fits:
         few = pooled_model(config.distance, features, few=True)
         return [model] if few is None else [model, few]
