@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 
 from hclib.studies import verification_band as band
-from hclib.studies.verification_rivals import FEW
+from hclib.studies.verification_rivals import FEW, all_rivals_model
 from hclib.studies.verification_study import ORDER
-from hclib.verification.model import pooled_model
 from verify_helpers import answers_frame
 
 
@@ -42,10 +41,10 @@ def test_the_capped_band_holds_only_with_fewer_non_answers_and_no_loss():
 
 def test_the_capped_models_keep_the_coefficients_and_narrow_the_band():
     main, few = band.capped_models()
-    stored = pooled_model("minmax", "words")
+    stored = all_rivals_model()
     assert np.allclose(main.model.coef, stored.model.coef)
     assert main.band <= stored.band and main.min_rivals == stored.min_rivals
-    assert few.features == pooled_model("minmax", "words", few=True).features
+    assert few.features == all_rivals_model(few=True).features
 
 
 def test_the_stored_check_held_and_the_shipped_bands_are_the_capped_ones():
@@ -55,5 +54,5 @@ def test_the_stored_check_held_and_the_shipped_bands_are_the_capped_ones():
     assert v.loc[band.CAPPED, ["non_answers_novels", "non_answers_pairs"]].max() < 0.2
     assert len(band.load()) == 2 * 4 * band.CHECK_N
     main, few = band.capped_models()
-    assert pooled_model("minmax", "words").band == main.band
-    assert pooled_model("minmax", "words", few=True).band == few.band
+    assert all_rivals_model().band == main.band
+    assert all_rivals_model(few=True).band == few.band

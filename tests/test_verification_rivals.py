@@ -10,8 +10,6 @@ import pytest
 from hclib.studies import verification_rivals as rivals
 from hclib.studies.verification_followups import SHIPPED, stored_training
 from hclib.studies.verification_sets import build_sets
-from hclib.verification.model import pooled_model
-from hclib.verification.verify import verify
 
 
 @pytest.fixture(scope="module")
@@ -43,17 +41,23 @@ def test_the_stored_check_held_on_the_federalist_alone():
     assert len(rivals.load()) == 3 * 4 * rivals.CHECK_N
 
 
-def test_verify_answers_as_the_checked_variant():
+def test_the_few_rivals_model_answers_where_the_pseudo_problems_did():
+    """With its stored models (before verification_picks; the bands narrowed by
+    verification_band), as hclib.verify answered until then: the Federalist's few-rival
+    problems (fewer rivals than the pooled model's training problems) get the few-rivals
+    model's answer, not the pseudo-problems'."""
     test = [p for p in build_sets(20, 0, sets=("Federalist",), draw=rivals.CHECK_DRAW)
             if p.part == "test"][:6]
-    few = pooled_model("minmax", "words", few=True)
-    assert few is not None
-    # with the stored bands (narrowed since the check by verification_band)
-    expected = rivals.answer(test, few, pooled_model("minmax", "words"))
-    got = [float(verify(p.known, {"q": p.questioned}, impostors=p.pool("words"))
-                 .pan_answers().iloc[0]) for p in test]
-    assert np.allclose(got, expected)
-    # without the few-rivals model, the shipped answer before it (the pseudo-problems)
+    few, main = rivals.all_rivals_model(few=True), rivals.all_rivals_model()
+    assert few.rivals_per_subset == main.rivals_per_subset == 0
+    table = rivals.relative_table(test)
+    expected = rivals.answer(test, few, main)
+    prob = few.predict(table)
+    plain = (table["reason"].fillna("").eq("") & table["rivals"].lt(main.min_rivals)
+             ).to_numpy()
+    assert plain.sum() >= 2
+    assert np.allclose(expected[plain],
+                       np.where(np.abs(prob - 0.5) <= few.band, 0.5, prob)[plain])
     before = rivals.answer(test, None)
     assert not np.allclose(before, expected)
 
@@ -65,7 +69,7 @@ def test_answer_reproduces_the_stored_check_with_the_band_of_its_time():
                                   draw=rivals.CHECK_DRAW) if p.part == "test"][:8]
     stored = rivals.load().set_index(["variant", "problem"])["answer"]
     ids = [p.id for p in test]
-    few = pooled_model("minmax", "words", few=True)
+    few = rivals.all_rivals_model(few=True)
     for name, model in ((SHIPPED, None), (rivals.FEW, few)):
         expected = stored.loc[[(name, i) for i in ids]].to_numpy()
         assert np.allclose(rivals.answer(test, model), expected, atol=1e-5)
