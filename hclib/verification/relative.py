@@ -16,8 +16,13 @@ vocabulary of :func:`relative_vocabulary` and :math:`R` random subsets :math:`S_
 
 the *forward* share (:math:`Q` nearer an author's text than every impostor) and the
 *backward* one (an author's text nearer :math:`Q` than every impostor), and the score
-:math:`s = (f + b)/2` (``statistic="share"``). ``statistic="rank"`` replaces each indicator
-by the share of impostors farther than the author's side,
+:math:`s = (f + b)/2` (``statistic="share"``). With ``rivals_per_subset``
+:math:`\rho > 0` the minimum on subset :math:`r` runs over :math:`J_r`, a seeded random
+draw of :math:`\rho` of the impostors (the same draw for every comparison of the
+problem), as General Impostors draws its impostors per round: one extreme rival no
+longer decides every subset (:mod:`hclib.studies.verification_picks`; the default's
+stored model is fitted with 10). ``statistic="rank"`` replaces each indicator by the
+share of impostors farther than the author's side,
 :math:`\frac1m\sum_i \mathbf 1\{d_r(Q, K_j) < d_r(Q, I_i)\}`: a smoother score. The author's
 texts are compared one by one, not as their sum: under min-max a long corpus is far from
 any short text.

@@ -36,7 +36,7 @@ COLUMNS: dict[str, str] = {
     "p_value": "conformal P-value of 'belongs with the known texts' (small: it does not); "
                "at least 1/(k+1) with k known texts (or works; one text: its two halves)",
     "score": "impostor-relative score: share of feature subsets in which the text is nearer "
-             "the author's texts than every impostor (both directions averaged)",
+             "the author's texts than every impostor drawn for it (both directions averaged)",
     "forward": "share of subsets in which the text is nearer an author's text than every "
                "impostor",
     "backward": "share of subsets in which an author's text is nearer the text than every "

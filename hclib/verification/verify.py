@@ -14,9 +14,11 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    ``relative_words`` most frequent items of the pool, the known and the questioned texts
    (:func:`~hclib.verification.relative.relative_vocabulary`), every text cut to one
    length: the share of (feature subset, known text) in which :math:`Q` is nearer the
-   known text than every impostor, averaged with the other direction (the known text
-   nearer :math:`Q` than every impostor); distance ``distance`` (default
-   :data:`DEFAULT_DISTANCE`), ``n_subsets`` subsets of a ``share`` of the vocabulary.
+   known text than every impostor drawn for that subset (``rivals_per_subset`` of them
+   at random, by default as many as the stored model was fitted with: 10 for the
+   default), averaged with the other direction (the known text nearer :math:`Q` than
+   every one of them); distance ``distance`` (default :data:`DEFAULT_DISTANCE`),
+   ``n_subsets`` subsets of a ``share`` of the vocabulary.
 4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
    on the problem's pseudo-problems (its known texts against the rest and pool authors'
    texts against their others: same author; its impostors against the known texts:
