@@ -100,11 +100,11 @@ CHECK_FILE = DATA / "verification_kind_check.csv"
 Job = tuple[str, str, bool, Any, Any, Any]
 
 
-def _row(job: Job) -> dict[str, Any]:
+def _row(job: tuple[Job, dict[str, Any]]) -> dict[str, Any]:
     from hclib.verification.verify import verify
 
-    group, name, same, known, questioned, impostors = job
-    t = verify(known, {"q": questioned}, impostors=impostors, **STUDY_OPTIONS).table.iloc[0]
+    (group, name, same, known, questioned, impostors), options = job
+    t = verify(known, {"q": questioned}, impostors=impostors, **options).table.iloc[0]
     return {"group": group, "problem": name, "same": same,
             "gap_known": float(t["gap_known"]), "gap_questioned": float(t["gap_questioned"]),
             "probability": float(t["probability"]), "separation": float(t["separation"]),
@@ -112,10 +112,15 @@ def _row(job: Job) -> dict[str, Any]:
             "reason": str(t["reason"])}
 
 
-def _run(jobs: Sequence[Job], jobs_n: int = 2) -> pd.DataFrame:
+def _run(jobs: Sequence[Job], jobs_n: int = 2,
+         options: dict[str, Any] | None = None) -> pd.DataFrame:
+    """One row per job, scored with ``options`` of :func:`hclib.verify` (default the
+    study's, :data:`~hclib.studies.verification_study.STUDY_OPTIONS`; ``{}``: today's
+    defaults)."""
+    options = STUDY_OPTIONS if options is None else options
     with mp.get_context("fork").Pool(jobs_n) as workers:
-        rows = list(tqdm(workers.imap(_row, jobs, chunksize=2), total=len(jobs),
-                         desc="kind"))
+        rows = list(tqdm(workers.imap(_row, [(j, options) for j in jobs], chunksize=2),
+                         total=len(jobs), desc="kind"))
     return pd.DataFrame(rows)
 
 
