@@ -81,6 +81,10 @@ def test_the_stored_checks_read_as_reported():
     assert second.loc[picks.NARROW, "holds"]
     for name in picks.CHECKS:
         assert len(picks.load(name)) == 3 * 4 * picks.CHECK_N
+    # the HC probability answered the third check's own problems
+    both = picks.with_hc()
+    assert both.groupby("variant").size().eq(4 * picks.CHECK_N).all()
+    assert both.variant.nunique() == 4
 
 
 def test_the_third_check_held_and_verify_answers_as_its_variant():

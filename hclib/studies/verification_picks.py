@@ -103,7 +103,7 @@ import numpy as np
 import pandas as pd
 
 from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      differences, scores)
+                                                      differences, scores, with_before)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
                                                fit_few, relative_table, twins)
@@ -114,8 +114,8 @@ from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationMode
 
 __all__ = ["CHECKS", "CHECK_N", "GUARDED", "GUARDED_RULE", "NARROW", "NARROW_CAP",
            "NARROW_RULE", "OPTIONS", "PICKS", "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED",
-           "Check", "FEDERALIST_FILE", "check", "federalist_now", "federalist_shares",
-           "fit_models", "load", "store", "verdict"]
+           "Check", "FEDERALIST_FILE", "GUARDED_BEFORE_FILE", "check", "federalist_now",
+           "federalist_shares", "fit_models", "load", "store", "verdict", "with_hc"]
 
 #: The rule, written and committed before its check ran (module docstring).
 PICKS_RULE = ("the shipped default (pooled model, then few-rivals model, then "
@@ -156,6 +156,10 @@ NARROW = PICKS + ", band for 5 %"
 GUARDED = NARROW + ", guarded"
 #: The checks' problems per test set.
 CHECK_N = 200
+#: The HC probability's answers (:func:`hclib.verify` before the relative score) to the
+#: third check's problems (``tools/verification_before.py --n 200 --draw 12 --part test
+#: --out FILE``).
+GUARDED_BEFORE_FILE = DATA / "verification_picks_guarded_check_before.csv"
 #: Today's default's answers to the kind check's Federalist problems
 #: (:func:`federalist_now`).
 FEDERALIST_FILE = DATA / "verification_picks_federalist.csv"
@@ -236,6 +240,13 @@ def check(name: str, save: bool = True) -> pd.DataFrame:
 def load(name: str) -> pd.DataFrame:
     """The stored answers of :data:`CHECKS` ``[name]``."""
     return pd.read_csv(CHECKS[name].file)
+
+
+def with_hc() -> pd.DataFrame:
+    """The third check's answers with the HC probability's to the same problems
+    (:data:`GUARDED_BEFORE_FILE`)."""
+    spec = CHECKS["guarded"]
+    return with_before(load("guarded"), spec.file, GUARDED_BEFORE_FILE, spec.draw)
 
 
 def verdict(name: str, frame: pd.DataFrame | None = None
