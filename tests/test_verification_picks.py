@@ -6,9 +6,11 @@ adopted variant."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from hclib.studies import verification_picks as picks
+from hclib.studies.verification_confirmation import scores
 from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import ORDER
 from hclib.verification.model import pooled_model
@@ -85,6 +87,9 @@ def test_the_stored_checks_read_as_reported():
     both = picks.with_hc()
     assert both.groupby("variant").size().eq(4 * picks.CHECK_N).all()
     assert both.variant.nunique() == 4
+    # train= scored as adopted: Cllr below 1 on every test set of the third check
+    trained = scores(pd.read_csv(picks.TRAIN_FILE))
+    assert len(trained) == 4 and (trained.cllr < 1).all()
 
 
 def test_the_third_check_held_and_verify_answers_as_its_variant():
