@@ -42,7 +42,9 @@ tables.
 * :mod:`hclib.studies.outsider_length`, :mod:`hclib.studies.outsider_margin` and
   :mod:`hclib.studies.outsider_options`: the outsider probability at every length, with
   the verdict's margin, and under the user's options (issue 41's rules); each variant is
-  run with its setting switched for the block (:mod:`hclib.studies.switches`).
+  run with its setting switched for the block (:mod:`hclib.studies.switches`);
+  :mod:`hclib.studies.outsider_verify`: verification's probability as an outsider
+  signal, measured and not a candidate.
 * :mod:`hclib.studies.maps`: maps of the Federalist papers and of Gutenberg authors'
   works (:func:`hclib.map`): distances, trees, the bootstrap consensus tree.
 * :mod:`hclib.studies.rolling`: rolling attribution over splices of two Gutenberg authors
@@ -56,7 +58,8 @@ tables.
   the experiments after it, each under a rule committed before its check
   (:mod:`hclib.studies.verification_followups`,
   :mod:`hclib.studies.verification_lengths`, :mod:`hclib.studies.verification_rivals`,
-  :mod:`hclib.studies.verification_band`, :mod:`hclib.studies.verification_kind`).
+  :mod:`hclib.studies.verification_band`, :mod:`hclib.studies.verification_kind`,
+  :mod:`hclib.studies.verification_picks`).
 """
 
 from . import (benchmark, benchmark_analysis, cv, federalist, pan, pan_protocols, published,
