@@ -76,6 +76,14 @@ HIDDEN: tuple[str, ...] = ("forward", "backward", "separation", "gap_known", "ga
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+def _band_words(band: float) -> str:
+    """The no-decision band in words: "no decision within 0.5 ± b", or for b = 0 that
+    only P(same) = 0.5 exactly is undecided."""
+    if band == 0:
+        return "no no-decision band (only P(same) = 0.5 exactly is no decision)"
+    return f"no decision within 0.5 ± {band:g}"
+
+
 def _distance_label(name: str) -> str:
     """How a summary names the distance ``name`` of the relative score: its method's label
     (:data:`hclib.attribution.methods.METHODS`), min-max for ``"minmax"``."""
@@ -298,14 +306,14 @@ class Verification(Result):
         lines = [f"{score}{self.method.label} on {self.features} ({len(self.vocabulary)} "
                  f"items), {known}; impostors: {self.impostors}.",
                  f"P(same) is the probability that a text is closer to the known texts than "
-                 f"these impostors are, at even prior odds ({model}); no decision "
-                 f"within 0.5 ± {self.band:g}."]
+                 f"these impostors are, at even prior odds ({model}); "
+                 f"{_band_words(self.band)}."]
         few = self.table.get("calibration", pd.Series(dtype=object)).eq("pooled, few rivals")
         if few.any():
             lines.append(f"{int(few.sum())} text(s) face fewer impostors than that model's "
                          "problems: their P(same) is from the stored model of few-rival "
-                         "problems, no decision within 0.5 ± "
-                         f"{float(self.table.loc[few, 'band'].iloc[0]):g}.")
+                         "problems, "
+                         f"{_band_words(float(self.table.loc[few, 'band'].iloc[0]))}.")
         floor = self.pvalue_floor()
         if floor is not None:
             k, p = floor
