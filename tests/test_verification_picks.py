@@ -87,6 +87,10 @@ def test_the_stored_checks_read_as_reported():
     both = picks.with_hc()
     assert both.groupby("variant").size().eq(4 * picks.CHECK_N).all()
     assert both.variant.nunique() == 4
+    # calibrated within chance on three sets of the third check, not on the Federalist
+    reliable = picks.reliability()
+    assert list(reliable.index[reliable["ece"] > reliable["ece if calibrated (95 %)"]]
+                ) == ["Federalist"]
     # train= scored as adopted: Cllr below 1 on every test set of the third check
     trained = scores(pd.read_csv(picks.TRAIN_FILE))
     assert len(trained) == 4 and (trained.cllr < 1).all()

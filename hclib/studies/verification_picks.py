@@ -120,7 +120,7 @@ from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationMode
 __all__ = ["CHECKS", "CHECK_N", "GUARDED", "GUARDED_RULE", "NARROW", "NARROW_CAP",
            "NARROW_RULE", "OPTIONS", "PICKS", "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED",
            "Check", "FEDERALIST_FILE", "GUARDED_BEFORE_FILE", "check", "federalist_now",
-           "TRAIN_FILE", "federalist_shares", "fit_models", "load", "store",
+           "TRAIN_FILE", "federalist_shares", "fit_models", "load", "reliability", "store",
            "trained_now", "verdict", "with_hc"]
 
 #: The rule, written and committed before its check ran (module docstring).
@@ -284,6 +284,26 @@ def verdict(name: str, frame: pd.DataFrame | None = None
         and new.non_answers_pairs < 0.2
         and (not spec.c_at_1 or new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01))
     return out, differences(frame, reference=spec.variant)
+
+
+def reliability(name: str = "guarded", bins: int = 10) -> pd.DataFrame:
+    """Is the adopted P(same) what it says? Per set of a check's answers (the rule's
+    variant; answered problems only): the ECE over ``bins`` equal-width bins, and the 95th
+    percentile of the ECE that a perfectly calibrated probability shows on as many
+    problems (:func:`hclib.calibration.confidence.ece_if_calibrated`; each problem
+    same-author with its own probability)."""
+    from hclib.calibration.confidence import ece_if_calibrated
+    from hclib.calibration.metrics import ece
+
+    frame = load(name)
+    frame = frame[frame.variant.eq(CHECKS[name].variant) & frame.answer.ne(0.5)]
+    rows = []
+    for s, g in frame.groupby("set", sort=False):
+        p = g["answer"].to_numpy(float)
+        rows.append({"set": s, "answered": len(g), "ece": ece(g["same"], p, bins),
+                     "ece if calibrated (95 %)": float(np.quantile(
+                         ece_if_calibrated(p, bins), 0.95))})
+    return pd.DataFrame(rows).set_index("set")
 
 
 def trained_now(save: bool = True) -> pd.DataFrame:
