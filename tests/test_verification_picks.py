@@ -113,3 +113,15 @@ def test_the_third_check_held_and_verify_answers_as_its_variant():
     got = [float(verify(p.known, {"q": p.questioned}, impostors=p.pool("words"))
                  .pan_answers().iloc[0]) for p in test]
     assert np.allclose(got, expected, atol=1e-5)
+
+
+def test_verify_resolves_the_rivals_per_subset_of_the_stored_model():
+    """``None`` scores as the stored model of the distance and features was fitted (10
+    for min-max on words, 0 for chi2 on words); a bad value fails before any reading."""
+    from hclib.verification.verify import stored_rivals
+
+    assert stored_rivals("minmax", "words") == picks.RIVALS_PER_SUBSET
+    assert stored_rivals("chi2", "words") == 0
+    assert stored_rivals("minmax", "no such features") == 0
+    with pytest.raises(ValueError, match="rivals_per_subset"):
+        verify(["a b c"], "a b", impostors="no such folder", rivals_per_subset=-1)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -432,13 +433,14 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     if band is not None:
         band = _check_band(band)
     min_tokens = check_positive_int(min_tokens, "min_tokens")
+    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
+                            relative_words, one_known,
+                            0 if rivals_per_subset is None else rivals_per_subset)
     gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
-    if rivals_per_subset is None:
-        rivals_per_subset = stored_rivals(distance, str(feats))
-    config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
-                            relative_words, one_known, rivals_per_subset)
+    if rivals_per_subset is None:  # as the stored model of these features was fitted
+        config = replace(config, rivals_per_subset=stored_rivals(distance, str(feats)))
     q_names, q_texts = _questioned(questioned)
     problem = _Problem(names, items, pool, m, vocabulary, config, works)
     model = None
