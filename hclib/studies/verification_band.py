@@ -33,7 +33,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from hclib.studies.verification_confirmation import answer_frame, scores
+from hclib.studies.verification_confirmation import answer_frame, check_summary
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
                                                relative_table, twins)
@@ -120,16 +120,8 @@ def verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
     AUC and c@1 over the four sets, the largest :math:`C_{llr}`, and whether
     :data:`CAPPED` ``holds`` by the rule."""
     frame = load() if frame is None else frame
-    table = scores(frame)
-    rows = []
-    for v, g in frame.groupby("variant", sort=False):
-        t = table[table.variant.eq(v)]
-        non = g[g.set.isin(["novels", "pairs"])].groupby("set")["answer"].apply(
-            lambda a: float(np.mean(a == 0.5)))
-        rows.append({"variant": v, "non_answers_novels": non["novels"],
-                     "non_answers_pairs": non["pairs"], "mean_auc": t.auc.mean(),
-                     "mean_c_at_1": t.c_at_1.mean(), "worst_cllr": t.cllr.max()})
-    out = pd.DataFrame(rows).set_index("variant")
+    out = check_summary(frame)[["non_answers_novels", "non_answers_pairs", "mean_auc",
+                                "mean_c_at_1", "worst_cllr"]].copy()
     ship, cap = out.loc[FEW], out.loc[CAPPED]
     out["holds"] = False
     out.loc[CAPPED, "holds"] = bool(

@@ -50,7 +50,7 @@ from hclib.studies.verification_study import (BASELINE, DATA, ORDER, REPLACED, S
                                               score_table)
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
-           "RULE", "answer_frame", "answers", "auc_table", "baseline_rows",
+           "RULE", "answer_frame", "answers", "auc_table", "baseline_rows", "check_summary",
            "difference_table", "differences", "headline", "load", "main", "problems",
            "scores", "targets", "with_before"]
 
@@ -171,6 +171,22 @@ def differences(frame: pd.DataFrame, seed: int = 0, reference: str = DEFAULT
                          "difference": metrics.auc(same, a) - metrics.auc(same, b),
                          "low": lo, "high": hi, "clear": bool(lo > 0 or hi < 0)})
     return pd.DataFrame(rows)
+
+
+def check_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per variant of a check's answers (in their order): the AUC on the pairs, the mean
+    AUC and c@1 over the sets, the largest :math:`C_{llr}`, and the share of non-answers
+    (exactly 0.5) on the novels and on the pairs: what the later rules read."""
+    table = scores(frame)
+    rows = []
+    for v, g in frame.groupby("variant", sort=False):
+        t = table[table.variant.eq(v)].set_index("set")
+        non = g.groupby("set")["answer"].apply(lambda a: float(np.mean(a == 0.5)))
+        rows.append({"variant": v, "pairs_auc": t.auc["pairs"], "mean_auc": t.auc.mean(),
+                     "mean_c_at_1": t.c_at_1.mean(), "worst_cllr": t.cllr.max(),
+                     "non_answers_novels": non["novels"],
+                     "non_answers_pairs": non["pairs"]})
+    return pd.DataFrame(rows).set_index("variant")
 
 
 def auc_table(frame: pd.DataFrame) -> pd.DataFrame:

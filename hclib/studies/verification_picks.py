@@ -108,20 +108,21 @@ import numpy as np
 import pandas as pd
 
 from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      differences, scores, with_before)
+                                                      check_summary, differences,
+                                                      with_before)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
-                                               fit_few, relative_table, twins)
+                                               fit_few, twins)
 from hclib.studies.verification_sets import build_sets
-from hclib.studies.verification_study import DATA, Options
+from hclib.studies.verification_study import DATA, Options, _modelled
 from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationModel,
-                                     fit_model, store_pooled)
+                                     store_pooled)
 
-__all__ = ["CHECKS", "CHECK_N", "GUARDED", "GUARDED_RULE", "NARROW", "NARROW_CAP",
-           "NARROW_RULE", "OPTIONS", "PICKS", "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED",
-           "Check", "FEDERALIST_FILE", "GUARDED_BEFORE_FILE", "check", "federalist_now",
-           "TRAIN_FILE", "federalist_shares", "fit_models", "load", "reliability", "store",
-           "trained_now", "verdict", "with_hc"]
+__all__ = ["CHECKS", "CHECK_N", "FEDERALIST_FILE", "GUARDED", "GUARDED_BEFORE_FILE",
+           "GUARDED_RULE", "NARROW", "NARROW_CAP", "NARROW_RULE", "OPTIONS", "PICKS",
+           "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED", "TRAIN_FILE", "Check", "check",
+           "federalist_now", "federalist_shares", "fit_models", "load", "reliability",
+           "store", "trained_now", "verdict", "with_hc"]
 
 #: The rule, written and committed before its check ran (module docstring).
 PICKS_RULE = ("the shipped default (pooled model, then few-rivals model, then "
@@ -204,16 +205,15 @@ def fit_models(options: Options = OPTIONS, cap: float = NARROW_CAP, guard: bool 
     problems with as many rivals as they have), the second on their twins; bands with at
     most ``cap`` of the training answers non-answers."""
     train = stored_training()
-    table = relative_table(train, options)
-    main = fit_model(table, np.array([p.same for p in train]), features=POOLED_FEATURES,
-                     max_non_answers=cap)
+    # the study's pooled fit: the rivals guard is the training problems' fewest rivals
+    main = _modelled("minmax", "words", POOLED_FEATURES, options=options, guard=guard,
+                     cap=cap)[0](train)
     rivals = int(dict(options).get("rivals_per_subset", 0))
-    fewest = int(np.nanmin(table["rivals"].to_numpy(float))) if guard else 0
-    main = replace(main, rivals_per_subset=rivals, min_rivals=fewest, provenance={
+    main = replace(main, rivals_per_subset=rivals, provenance={
         "fitted_on": f"a model fitted on {len(train)} labelled development problems "
                      "(training parts of essays, novels, pairs, "
                      "hclib.studies.verification_sets; problems with at least "
-                     f"{fewest} rivals)"})
+                     f"{main.min_rivals} rivals)"})
     few = fit_few(twins(train), options, cap)
     return main, replace(few, rivals_per_subset=rivals)
 
@@ -266,16 +266,7 @@ def verdict(name: str, frame: pd.DataFrame | None = None
     others' per set, paired bootstrap)."""
     spec = CHECKS[name]
     frame = load(name) if frame is None else frame
-    table = scores(frame)
-    rows = []
-    for v, g in frame.groupby("variant", sort=False):
-        t = table[table.variant.eq(v)].set_index("set")
-        non = g.groupby("set")["answer"].apply(lambda a: float(np.mean(a == 0.5)))
-        rows.append({"variant": v, "pairs_auc": t.auc["pairs"], "mean_auc": t.auc.mean(),
-                     "mean_c_at_1": t.c_at_1.mean(), "worst_cllr": t.cllr.max(),
-                     "non_answers_novels": non["novels"],
-                     "non_answers_pairs": non["pairs"]})
-    out = pd.DataFrame(rows).set_index("variant")
+    out = check_summary(frame)
     ship, new = out.loc[SHIPPED], out.loc[spec.variant]
     out["holds"] = False
     out.loc[spec.variant, "holds"] = bool(
