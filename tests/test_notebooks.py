@@ -302,3 +302,75 @@ def test_a_notebook_is_run_again_only_where_no_run_of_its_code_covers_it(
     assert sorted(map(str, skip)) == ["nb/full/a.ipynb", "nb/full/b.ipynb",
                                       "nb/student/a.ipynb"]
     assert run_notebooks.code_cells(notebooks[full / "a.ipynb"]) == ["x = 1", "y = x"]
+
+
+class _Client:
+    """A stand-in for nbclient's NotebookClient whose first ``deaths`` kernels die before
+    their first cell (as a kernel that lost its port does); then it runs the cells, the
+    one whose source is 'fail' raising as a failing cell does."""
+
+    deaths, starts = 0, 0
+
+    def __init__(self, notebook, **options) -> None:
+        self.notebook = notebook
+
+    def execute(self) -> None:
+        from nbclient.exceptions import CellExecutionError
+
+        type(self).starts += 1
+        if type(self).starts <= type(self).deaths:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        for count, cell in enumerate(self.notebook.cells, start=1):
+            cell.execution_count = count
+            if cell.source == "fail":
+                raise CellExecutionError("boom", "ValueError", "boom")
+
+
+@pytest.mark.parametrize("deaths, sources, starts, failed", [
+    (1, ["x = 1"], 2, False),              # the port race: started again, then runs
+    (2, ["x = 1"], 3, False),
+    (3, ["x = 1"], 3, True),               # KERNEL_STARTS kernels died: reported
+    (0, ["fail"], 1, True),                # a failing cell is never run again
+])
+def test_a_kernel_that_dies_before_its_first_cell_is_started_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deaths: int, sources: list[str],
+        starts: int, failed: bool) -> None:
+    import nbclient
+    import preexecute
+    import run_notebooks
+
+    assert preexecute.KERNEL_STARTS == 3
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(s, execution_count=7) for s in sources]), path)
+    monkeypatch.setattr(_Client, "deaths", deaths)
+    monkeypatch.setattr(_Client, "starts", 0)
+    monkeypatch.setattr(nbclient, "NotebookClient", _Client)
+    _, _, problem = run_notebooks.run_one(str(path), timeout=5)
+    assert _Client.starts == starts
+    assert bool(problem) is failed
+
+
+def test_a_chapter_whose_kernel_dies_before_its_first_cell_is_run_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """tools/preexecute.py: the same rule for the chapters it runs before the build."""
+    import preexecute
+
+    calls = []
+
+    def execution(notebook, **options):
+        calls.append(notebook)
+        if len(calls) == 1:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.execution_count = 1
+        return type("Result", (), {"err": None, "time": 0.5, "exc_string": None})()
+
+    monkeypatch.setattr(preexecute, "single_nb_execution", execution)
+    path, executed, seconds, error = preexecute.execute(ROOT / "book" / "intro.md", 5)
+    assert len(calls) == 2 and error is None and executed is not None
+    calls.clear()
+    monkeypatch.setattr(preexecute, "KERNEL_STARTS", 1)
+    *_, error = preexecute.execute(ROOT / "book" / "intro.md", 5)
+    assert len(calls) == 1 and "Kernel died" in error

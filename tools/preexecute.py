@@ -34,6 +34,7 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -59,16 +60,48 @@ def read(path: Path) -> nbformat.NotebookNode:
                                        path=str(path))
 
 
+#: How many times a kernel is started for one notebook. Two kernels started at once can
+#: be given the same free port (jupyter_client picks it, then the kernel binds it), and
+#: the one that loses dies before it runs a cell; such a start is tried again. A notebook
+#: whose kernel ran a cell is never run again.
+KERNEL_STARTS = 3
+
+
+def ran_a_cell(notebook: nbformat.NotebookNode) -> bool:
+    """Whether a kernel ran any of the notebook's code cells (nbclient numbers each cell
+    it runs; the counts must be cleared before the run, :func:`clear_counts`)."""
+    return any(cell.get("execution_count") is not None for cell in notebook.cells
+               if cell.cell_type == "code")
+
+
+def clear_counts(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook with no code cell numbered, so that :func:`ran_a_cell` sees a run."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.execution_count = None
+    return notebook
+
+
 def execute(path: Path, timeout: int) -> tuple[Path, str | None, float, str | None]:
     """Run one chapter in a fresh kernel: (path, executed notebook as JSON or None, seconds,
-    the traceback or None)."""
-    notebook = read(path)
-    with tempfile.TemporaryDirectory(prefix="hcbook-chapter-") as folder:
-        result = single_nb_execution(notebook, cwd=folder, allow_errors=False,
-                                     timeout=timeout, meta_override=True)
-    if result.err is not None:
-        return path, None, result.time, result.exc_string
-    return path, nbformat.writes(notebook), result.time, None
+    the traceback or None). A kernel that dies before its first cell is started again,
+    up to :data:`KERNEL_STARTS` times."""
+    start = 1
+    while True:
+        notebook = clear_counts(read(path))
+        began = time.perf_counter()
+        try:
+            with tempfile.TemporaryDirectory(prefix="hcbook-chapter-") as folder:
+                result = single_nb_execution(notebook, cwd=folder, allow_errors=False,
+                                             timeout=timeout, meta_override=True)
+        except Exception:                       # the kernel did not start, or died
+            if start < KERNEL_STARTS and not ran_a_cell(notebook):
+                start += 1
+                continue
+            return path, None, time.perf_counter() - began, traceback.format_exc()
+        if result.err is not None:
+            return path, None, result.time, result.exc_string
+        return path, nbformat.writes(notebook), result.time, None
 
 
 def executed_in_this_run(record: Path) -> dict[Path, nbformat.NotebookNode]:

@@ -10,9 +10,11 @@ kernels run at a time; the notebooks that took longest in the build (the time st
 them) start first. Before it runs a notebook it checks the outputs stored in it:
 no progress bar (tqdm on stderr) and no deprecation warning; the outputs of the fresh run
 must hold no deprecation warning either (progress bars are what a live run should show).
-It prints the time of every
-notebook and of the whole run, and exits with 1 when a notebook fails to run or a check
-fails.
+A kernel that dies before its first cell
+(two kernels started at once can be given the same port) is started again, up to
+``preexecute.KERNEL_STARTS`` times; a notebook whose kernel ran a cell is never run again.
+It prints the time of every notebook and of the whole run, and exits with 1 when a
+notebook fails to run or a check fails.
 
 With ``--preexecuted RECORD`` (tools/preexecute.py's record of the chapters it ran in this
 build, in an empty folder as a downloaded notebook runs) each chapter runs once per edition
@@ -126,26 +128,34 @@ def already_run(notebooks: dict[Path, nbformat.NotebookNode], executed: dict,
 
 
 def run_one(path: str, timeout: int) -> tuple[str, float, str]:
-    """Run one notebook in a fresh kernel: (path, seconds, '' or what went wrong)."""
+    """Run one notebook in a fresh kernel: (path, seconds, '' or what went wrong). A
+    kernel that dies before its first cell is started again, up to
+    :data:`preexecute.KERNEL_STARTS` times."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
+    from preexecute import KERNEL_STARTS, clear_counts, ran_a_cell
 
-    notebook = nbformat.read(path, as_version=4)
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="hcbook-notebook-") as folder:
-        client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                                allow_errors=False,
-                                resources={"metadata": {"path": folder}})
-        try:
-            client.execute()
-        except (CellExecutionError, CellTimeoutError) as error:
-            text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))       # no terminal colours
-            lines = [ln for ln in text.splitlines() if ln.strip()]
-            return path, time.perf_counter() - start, "\n".join(lines[-12:])
-        except Exception as error:      # the kernel died, did not start, ...
-            return path, time.perf_counter() - start, f"{type(error).__name__}: {error}"
-    problems = output_problems(notebook, progress=False)     # a deprecation in a fresh run
-    return path, time.perf_counter() - start, "\n".join(problems)
+    start, attempt = time.perf_counter(), 1
+    while True:
+        notebook = clear_counts(nbformat.read(path, as_version=4))
+        with tempfile.TemporaryDirectory(prefix="hcbook-notebook-") as folder:
+            client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                    allow_errors=False,
+                                    resources={"metadata": {"path": folder}})
+            try:
+                client.execute()
+            except (CellExecutionError, CellTimeoutError) as error:
+                text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))   # no terminal colours
+                lines = [ln for ln in text.splitlines() if ln.strip()]
+                return path, time.perf_counter() - start, "\n".join(lines[-12:])
+            except Exception as error:      # the kernel died, did not start, ...
+                if attempt < KERNEL_STARTS and not ran_a_cell(notebook):
+                    attempt += 1
+                    continue
+                return (path, time.perf_counter() - start,
+                        f"{type(error).__name__}: {error}")
+        problems = output_problems(notebook, progress=False)  # a deprecation, fresh run
+        return path, time.perf_counter() - start, "\n".join(problems)
 
 
 def main(argv: list[str] | None = None) -> int:
