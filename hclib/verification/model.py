@@ -54,8 +54,8 @@ from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
            "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "VerificationModel", "choose_band",
-           "first_answer", "fit_model", "pooled_model", "pseudo_probability",
-           "store_pooled"]
+           "SEED_Z", "first_answer", "fit_model", "pooled_model", "pseudo_probability",
+           "seed_band", "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
 #: (+1: never lowers P(same); 0: free).
@@ -80,6 +80,9 @@ POOLED_MAX_NON_ANSWERS = 0.05
 #: The file of the stored pooled models, one per "distance features", with provenance.
 POOLED_FILE = Path(__file__).with_name("data") / "pooled_models.json"
 _BANDS = np.round(np.arange(0.0, 0.26, 0.01), 2)
+#: The one-sided normal quantile of :func:`seed_band`: a decision that another seed's
+#: score would reverse more often than 5 % of the time is no decision.
+SEED_Z = 1.645
 
 
 def _even_odds(model: ConfidenceModel, n_same: int, n_different: int) -> ConfidenceModel:
@@ -132,6 +135,20 @@ class VerificationModel:
         if ok.any():
             out[ok] = self.model.predict(np.clip(z[ok], self.low, self.high))
         return out
+
+
+def seed_band(sd_logit: float, z: float = SEED_Z) -> float:
+    r"""The no-decision band that the score's own randomness asks for: with
+    :math:`s` the standard deviation of the log-odds :math:`\ell` of P(same) across the
+    seeds of the random subsets (and rivals), another seed's :math:`\ell'` differs from
+    :math:`\ell` by :math:`N(0, 2s^2)`, so it falls on the other side of 0 with chance
+    :math:`\Phi(-|\ell| / (\sqrt2 s))`; that is at most :math:`\Phi(-z)` outside
+
+    .. math:: b = \sigma(z\sqrt2\,s) - \tfrac12 .
+    """
+    if not (np.isfinite(sd_logit) and sd_logit >= 0):
+        raise ValueError(f"sd_logit must be a finite number >= 0, got {sd_logit!r}")
+    return float(1.0 / (1.0 + math.exp(-z * math.sqrt(2.0) * sd_logit)) - 0.5)
 
 
 def first_answer(models: Sequence[VerificationModel], table: pd.DataFrame
