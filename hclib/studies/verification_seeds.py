@@ -40,6 +40,17 @@ c@1 was .717 against .734 and its mean AUC .780 against .792 (essays âˆ’.006, âˆ
 did not hold**, and the default keeps its band of 0. The 165 decisions within the band
 (22 % of the default's) were right in 61 % (the others in 77 %): better than a coin, so
 withholding them cost c@1, though another seed reversed 1 in 6 of them.
+
+**A second rule** (:data:`FLIP_RULE`, written after the first check and before its own):
+keep the decisions, and print beside each one the chance that another seed reverses it,
+:math:`\Phi(-|\ell| / (\sqrt2 s))` (:func:`hclib.verification.model.flip_chance`), with
+:math:`s` that of the model that answered: the pooled model's measured on the training
+problems, the few-rivals model's on their twins (:func:`seed_noise`; on draw 13, one
+:math:`s` for both predicted 17.4 reversals on the Federalist, whose problems face few
+rivals, where 1 was seen; on the other three sets 21.8 against 25). The flip chance
+says what it estimates if on draw :data:`FLIP_DRAW` (never run) the reversals by seed 1
+fall within the 95 % interval that the flip chances predict, over the four sets and on
+each, and at most 5 % of the decisions of flip chance at most 0.05 are reversed.
 """
 
 from __future__ import annotations
@@ -55,15 +66,16 @@ from hclib.studies.verification_confirmation import (answer_frame, baseline_rows
                                                       check_summary, differences)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_picks import CHECK_N, OPTIONS, SHIPPED
-from hclib.studies.verification_rivals import answer, relative_table
+from hclib.studies.verification_rivals import answer, relative_table, twins
 from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA
-from hclib.verification.model import (VerificationModel, first_answer, pooled_model,
-                                     seed_band)
+from hclib.verification.model import (FEW_KEY, VerificationModel, first_answer,
+                                     flip_chance, pooled_model, seed_band, store_pooled)
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "NOISE_FILE", "SEEDED", "SEEDS", "SEED_RULE",
-           "check", "default_models", "flips", "load", "seed_noise", "sd_logit",
-           "seeded_models", "verdict"]
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "FLIP_DRAW", "FLIP_FILE", "FLIP_RULE",
+           "NOISE_FILE", "SEEDED", "SEEDS", "SEED_RULE", "check", "default_models",
+           "flip_check", "flip_verdict", "flips", "load", "noise_models", "seed_noise",
+           "sd_logit", "seeded_models", "store_noise", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 SEED_RULE = ("the default with both stored models' no-decision bands widened to at least "
@@ -81,6 +93,18 @@ SEEDS = range(5)
 CHECK_DRAW = 13
 #: The variant.
 SEEDED = SHIPPED + ", seed band"
+#: The second rule, written and committed before its check ran (module docstring).
+FLIP_RULE = ("the flip chance that hclib.verify prints, Phi(-|logit P| / (sqrt2 s)) with s "
+             "that of the model that answered (measured on its training problems, seeds "
+             "0-4), says what it estimates if on draw 14 (never run; 200 problems per test "
+             "set) the default's decisions reversed by the score of seed 1 number within "
+             "the 95 % interval of the sum of their flip chances (sum p +- 1.96 sqrt(sum "
+             "p(1 - p))), over the four sets and on each, and of the decisions whose flip "
+             "chance is at most 0.05, at most 5 % are reversed")
+#: The second rule's draw (never run before the rule).
+FLIP_DRAW = 14
+#: The second rule's answers (:func:`flip_check`).
+FLIP_FILE = DATA / "verification_seeds_flips.csv"
 #: P(same) of the training problems per seed (:func:`seed_noise`).
 NOISE_FILE = DATA / "verification_seeds_noise.csv"
 #: The check's answers (:func:`check`).
@@ -101,24 +125,31 @@ def _seeded(seed: int) -> tuple[tuple[str, int], ...]:
 
 def seed_noise(save: bool = True) -> pd.DataFrame:
     """P(same) of the default (stored models, its score) for each training problem of
-    the stored study and each seed of :data:`SEEDS` (about 2 minutes on 2 cores)."""
+    the stored study and each of their few-rival twins (where the few-rivals model was
+    fitted, :func:`~hclib.studies.verification_rivals.twins`), under each seed of
+    :data:`SEEDS`; ``model`` 0 (pooled) or 1 (few rivals) answered (about 4 minutes on 2
+    cores)."""
     train = stored_training()
+    problems = train + twins(train)
     main, few = default_models()
     rows = []
     for seed in SEEDS:
-        prob, which = first_answer([main, few], relative_table(train, _seeded(seed)))
+        prob, which = first_answer([main, few], relative_table(problems, _seeded(seed)))
         rows += [{"problem": p.id, "set": p.set, "same": p.same, "seed": seed,
-                  "p": float(q), "model": int(w)} for p, q, w in zip(train, prob, which)]
+                  "p": float(q), "model": int(w)} for p, q, w in zip(problems, prob, which)]
     frame = pd.DataFrame(rows)
     if save:
         frame.to_csv(NOISE_FILE, index=False, float_format="%.6g")
     return frame
 
 
-def sd_logit(frame: pd.DataFrame | None = None) -> float:
+def sd_logit(frame: pd.DataFrame | None = None, model: int | None = 0) -> float:
     """:math:`s`: the root mean square over problems of the standard deviation of the
-    log-odds of P(same) across seeds (:func:`seed_noise`, stored by default)."""
+    log-odds of P(same) across seeds (:func:`seed_noise`, stored by default), of the
+    problems that ``model`` answered (0: the pooled model; 1: few rivals; None: all)."""
     frame = pd.read_csv(NOISE_FILE) if frame is None else frame
+    if model is not None and "model" in frame:
+        frame = frame[frame["model"].eq(model)]
     odds = logit(frame["p"].clip(1e-9, 1 - 1e-9))
     spread = odds.groupby(frame["problem"]).std().dropna()
     if spread.empty:
@@ -150,6 +181,70 @@ def check(save: bool = True) -> pd.DataFrame:
     if save:
         frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
     return frame
+
+
+def noise_models(frame: pd.DataFrame | None = None
+                 ) -> tuple[VerificationModel, VerificationModel]:
+    """The default's two models, each with its :math:`s` (:func:`sd_logit` of the problems
+    it answered in :func:`seed_noise`) and the subsets it was measured with."""
+    from hclib.verification.relative import RelativeConfig
+
+    subsets = RelativeConfig().n_subsets
+    return tuple(replace(m, seed_sd_logit=sd_logit(frame, k), seed_subsets=subsets)
+                 for k, m in enumerate(default_models()))
+
+
+def store_noise() -> tuple[VerificationModel, VerificationModel]:
+    """Store the default's models with their :math:`s` (:func:`noise_models`), nothing
+    else changed: :func:`hclib.verify` prints each decision's flip chance from it."""
+    main, few = noise_models()
+    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few})
+    return main, few
+
+
+def flip_check(save: bool = True) -> pd.DataFrame:
+    """The second rule's check (module docstring): per test problem of draw
+    :data:`FLIP_DRAW`, the default's answer with seeds 0 and 1 and the flip chance of
+    the first (about 4 minutes on 2 cores)."""
+    test = [p for p in build_sets(CHECK_N, 0, draw=FLIP_DRAW) if p.part == "test"]
+    main, few = noise_models()
+    prob, which = first_answer([main, few], relative_table(test, _seeded(0)))
+    sd = np.array([main.seed_sd_logit, few.seed_sd_logit, np.nan])[which]
+    frame = pd.DataFrame({
+        "problem": [p.id for p in test], "set": [p.set for p in test],
+        "same": [p.same for p in test],
+        "answer": answer(test, few, main, _seeded(0)),
+        "answer_seed_1": answer(test, few, main, _seeded(1)),
+        "flip_chance": flip_chance(prob, sd)})
+    if save:
+        frame.to_csv(FLIP_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def flip_verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, bool]:
+    """(per set and over all: the decisions, their flip chances' sum and the 95 %
+    interval of the reversals it predicts, the reversals seen; and for the decisions of
+    flip chance at most 0.05, their share reversed), and whether the second rule holds."""
+    frame = pd.read_csv(FLIP_FILE) if frame is None else frame
+    decided = frame["answer"].ne(0.5)
+    f = frame[decided].assign(reversed=lambda t: t.answer_seed_1.ne(0.5)
+                              & ((t.answer > 0.5) != (t.answer_seed_1 > 0.5)))
+    rows = []
+    for name, g in [*f.groupby("set", sort=False), ("all", f)]:
+        p = g["flip_chance"].to_numpy(float)
+        mean, sd = float(np.nansum(p)), float(np.sqrt(np.nansum(p * (1 - p))))
+        low = g["flip_chance"].le(0.05)
+        rows.append({"set": name, "decisions": len(g), "predicted": mean,
+                     "low": mean - 1.96 * sd, "high": mean + 1.96 * sd,
+                     "reversed": int(g["reversed"].sum()),
+                     "low_chance_decisions": int(low.sum()),
+                     "low_chance_reversed": int(g["reversed"][low].sum())})
+    out = pd.DataFrame(rows).set_index("set")
+    out["within"] = (out.reversed >= out.low) & (out.reversed <= out.high)
+    total = out.loc["all"]
+    holds = bool(out["within"].all() and total.low_chance_reversed
+                 <= 0.05 * max(total.low_chance_decisions, 1))
+    return out, holds
 
 
 def load() -> pd.DataFrame:
@@ -189,6 +284,13 @@ def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFra
 
 
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["flips"]:
+        print(FLIP_RULE)
+        flip_table, held = flip_verdict(flip_check())
+        print(flip_table.to_string(), "\nholds:", held)
+        sys.exit(0)
     print(SEED_RULE)
     if not Path(NOISE_FILE).exists():
         seed_noise()

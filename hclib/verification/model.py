@@ -54,7 +54,7 @@ from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
            "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "VerificationModel", "choose_band",
-           "SEED_Z", "first_answer", "fit_model", "pooled_model", "pseudo_probability",
+           "SEED_Z", "first_answer", "fit_model", "flip_chance", "pooled_model", "pseudo_probability",
            "seed_band", "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
@@ -123,6 +123,11 @@ class VerificationModel:
     #: The relative score's ``rivals_per_subset`` of the training problems' scores (0:
     #: every rival on every subset); :func:`hclib.verify` scores with the same.
     rivals_per_subset: int = 0
+    #: :math:`s`, the standard deviation of the model's log-odds across the seeds of the
+    #: score's random subsets, measured on its training problems (NaN: not measured;
+    #: :func:`flip_chance`), and the number of subsets it was measured with.
+    seed_sd_logit: float = field(default=float("nan"), compare=False)
+    seed_subsets: int = field(default=0, compare=False)
 
     def predict(self, table: pd.DataFrame) -> np.ndarray:
         """P(same author) of the rows of a ``Verification.table`` (NaN where unscored or
@@ -149,6 +154,20 @@ def seed_band(sd_logit: float, z: float = SEED_Z) -> float:
     if not (np.isfinite(sd_logit) and sd_logit >= 0):
         raise ValueError(f"sd_logit must be a finite number >= 0, got {sd_logit!r}")
     return float(1.0 / (1.0 + math.exp(-z * math.sqrt(2.0) * sd_logit)) - 0.5)
+
+
+def flip_chance(prob: np.ndarray, sd_logit: float | np.ndarray) -> np.ndarray:
+    r"""The chance that the score drawn with another seed puts P(same) on the other side
+    of 0.5: :math:`\Phi(-|\ell| / (\sqrt2 s))`, :math:`\ell` the log-odds of ``prob``
+    and :math:`s` = ``sd_logit`` (:func:`seed_band`); NaN where either is NaN."""
+    from scipy.special import logit
+    from scipy.stats import norm
+
+    p = np.clip(np.asarray(prob, dtype=float), 1e-12, 1 - 1e-12)
+    s = np.asarray(sd_logit, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = norm.cdf(-np.abs(logit(p)) / (math.sqrt(2.0) * s))
+    return np.where(np.isfinite(p) & np.isfinite(s) & (s >= 0), out, np.nan)
 
 
 def first_answer(models: Sequence[VerificationModel], table: pd.DataFrame
@@ -221,6 +240,8 @@ def _to_json(model: VerificationModel) -> dict:
             "n_different": model.n_different, "low": model.low.tolist(),
             "high": model.high.tolist(), "band": model.band,
             "min_rivals": model.min_rivals, "rivals_per_subset": model.rivals_per_subset,
+            "seed_sd_logit": None if math.isnan(model.seed_sd_logit)
+            else model.seed_sd_logit, "seed_subsets": model.seed_subsets,
             "provenance": model.provenance}
 
 
@@ -231,7 +252,9 @@ def _from_json(d: dict) -> VerificationModel:
                              np.array(d["low"]), np.array(d["high"]), float(d["band"]),
                              tuple(d["features"]), dict(d.get("provenance", {})),
                              int(d.get("min_rivals", 0)),
-                             int(d.get("rivals_per_subset", 0)))
+                             int(d.get("rivals_per_subset", 0)),
+                             float("nan") if d.get("seed_sd_logit") is None
+                             else float(d["seed_sd_logit"]), int(d.get("seed_subsets", 0)))
 
 
 def store_pooled(models: dict[str, VerificationModel], path: Path = POOLED_FILE) -> None:
