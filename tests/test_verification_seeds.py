@@ -51,3 +51,32 @@ def test_a_decision_is_reversed_only_by_one_on_the_other_side():
             ("v, seed 1", "d", 0.55)]
     frame = pd.DataFrame(rows, columns=["variant", "problem", "answer"])
     assert vs.flips(frame, "v") == {"decisions": 3, "reversed": 1, "share": 1 / 3}
+
+
+def test_the_stored_checks_read_as_reported():
+    """The seed band's check (draw 13) did not hold on its non-answers and c@1, though it
+    reversed no decision; the flip chance's check (draw 14) did not hold (it overstates);
+    the weak decisions' reversals that verify's notes quote are the stored ones."""
+    from hclib.verification.result import WEAK_REVERSED
+
+    table, _ = vs.verdict()
+    new, ship = table.loc[vs.SEEDED], table.loc[vs.SHIPPED]
+    assert not new.holds and new.seed_1_reversed == 0 and ship.seed_1_reversed == 26
+    assert new.non_answers_pairs >= 0.2 and new.mean_c_at_1 < ship.mean_c_at_1 - 0.005
+    flips, held = vs.flip_verdict()
+    assert not held and flips.loc["all", "reversed"] == 22
+    assert flips.loc["all", "reversed"] < flips.loc["all", "low"]
+    counts = vs.band_reversals().set_index(["draw", "decisions"])
+    weak, others = counts.loc[(vs.FLIP_DRAW, "weak")], counts.loc[(vs.FLIP_DRAW, "others")]
+    assert WEAK_REVERSED == (f"seed 1 reversed {weak.reversed} of {weak.n} such decisions "
+                             f"and {others.reversed} of {others.n} others")
+    assert weak.reversed / weak.n > 20 * others.reversed / others.n
+
+
+def test_the_stored_models_carry_the_measured_seed_noise():
+    from hclib.verification.model import pooled_model
+
+    main, few = pooled_model("minmax", "words"), pooled_model("minmax", "words", few=True)
+    assert main.seed_sd_logit == pytest.approx(vs.sd_logit(model=0))
+    assert few.seed_sd_logit == pytest.approx(vs.sd_logit(model=1))
+    assert main.seed_subsets == few.seed_subsets == 100

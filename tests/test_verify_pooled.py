@@ -168,3 +168,51 @@ def test_pooled_model_leaves_problems_with_fewer_rivals_to_the_few_rivals_model(
     unguarded = vm.VerificationModel(model.model, model.n_same, model.n_different,
                                      model.low, model.high, model.band, model.features)
     assert np.isfinite(unguarded.predict(res.table)[0])
+
+
+def test_a_decision_within_the_seed_band_of_a_stored_model_is_weak(pool):
+    """weak = a decision with |P - 0.5| at most seed_band(s), s the stored model's seed
+    noise; a weak decision is counted, named among the caveats and explained in the
+    notes; the model's s round-trips, and an unmeasured s marks nothing."""
+    from dataclasses import replace as replaced
+
+    rng = np.random.default_rng(5)
+    p = np.exp(rng.normal(0, 0.5, len(WORDS))) / np.arange(1, len(WORDS) + 1)
+    p /= p.sum()
+    known = [" ".join(rng.choice(WORDS, 900, p=p)) for _ in range(3)]
+    questioned = {f"q{k}": " ".join(rng.choice(WORDS, 600, p=p)) for k in range(3)}
+    res = verify(known, questioned, impostors=pool, min_tokens=10)
+    main = vm.pooled_model(DEFAULT_DISTANCE, "words")
+    assert main is not None and np.isfinite(main.seed_sd_logit) and main.seed_subsets
+    table = res.table
+    assert set(table.calibration) == {"pooled"}
+    decided = table.decision.isin(["same author", "different author"])
+    near = (table.probability - 0.5).abs() <= vm.seed_band(main.seed_sd_logit)
+    assert table.weak.equals(decided & near)
+    assert list(table.columns).index("weak") == list(table.columns).index("p_value") + 1
+    assert res.weak_decisions == int(table.weak.sum())
+    shown = replaced(res, table=table.assign(weak=[True, False, False]))
+    assert shown.weak_decisions == 1
+    assert any(line.startswith("WEAK: 1 decision") for line in shown.caveats())
+    assert any("may reverse them" in line for line in shown.notes())
+    assert not any(line.startswith("WEAK") for line in
+                   replaced(res, table=table.assign(weak=False)).caveats())
+    pseudo = verify(known, questioned, impostors=pool, min_tokens=10,
+                    calibration="pseudo")
+    assert not pseudo.table.weak.any()  # no seed noise measured: nothing marked
+
+
+def test_the_flip_chance_is_a_half_at_even_odds_and_falls_away_from_it():
+    p = np.array([0.5, 0.55, 0.7, 0.95, np.nan])
+    f = vm.flip_chance(p, 0.12)
+    assert f[0] == pytest.approx(0.5) and np.all(np.diff(f[:4]) < 0) and np.isnan(f[4])
+    assert np.allclose(vm.flip_chance(1 - p[:4], 0.12), f[:4])
+    assert np.isnan(vm.flip_chance(np.array([0.7]), float("nan"))).all()
+    # at the seed band's edge the flip chance is Phi(-z)
+    edge = 0.5 + vm.seed_band(0.12)
+    assert vm.flip_chance(np.array([edge]), 0.12)[0] == pytest.approx(0.05, abs=1e-3)
+    model = replace(vm.pooled_model(DEFAULT_DISTANCE, "words"), seed_sd_logit=0.2,
+                    seed_subsets=100)
+    assert vm._from_json(vm._to_json(model)).seed_sd_logit == 0.2
+    unmeasured = replace(model, seed_sd_logit=float("nan"))
+    assert np.isnan(vm._from_json(vm._to_json(unmeasured)).seed_sd_logit)

@@ -37,7 +37,12 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    text than :data:`~hclib.verification.relative.MISMATCH` times the pool texts' typical
    distance to one another (:func:`~hclib.verification.relative.kind_gaps`; the ``reason``
    column); "insufficient evidence" when fewer than
-   ``min_tokens`` items of :math:`Q` are in the vocabulary.
+   ``min_tokens`` items of :math:`Q` are in the vocabulary. A decision of a stored model
+   within its seed band of 0.5 (:func:`~hclib.verification.model.seed_band` of the
+   model's seed noise, measured on its training problems: 0.070 for the pooled model) is
+   ``weak``: the score drawn with another seed may reverse it
+   (:mod:`hclib.studies.verification_seeds`: on 800 fresh problems, seed 1 reversed 21
+   of 177 such decisions and 1 of the 584 others).
 
 ``Verification.explain`` gives the words behind it: :math:`W^\dagger` of :math:`Q` against
 :math:`C` (Algorithm 1), with counts, expected counts and P-values.
@@ -63,7 +68,7 @@ from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
 from .model import (VerificationModel, first_answer, fit_model, pooled_model,
-                    pseudo_probability)
+                    pseudo_probability, seed_band)
 from .pvalue import conformal_pvalue, units
 from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
                        relative_vocabulary)
@@ -460,7 +465,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
-    bands = None
+    bands, noise = None, np.full(len(frame), np.nan)
     if model is not None and fitted_on:
         # the pooled model where the problem is like its training problems (as many
         # rivals at least), the few-rivals model where it has fewer, the problem's own
@@ -474,6 +479,11 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             fitted_on = ""
         bands = np.array([m.band for m in stored] + [BAND])[which] if band is None \
             else None
+        # each stored model's seed band, where its seed noise was measured with this
+        # many subsets
+        noise = np.array([seed_band(m.seed_sd_logit) if np.isfinite(m.seed_sd_logit)
+                          and m.seed_subsets == config.n_subsets else np.nan
+                          for m in stored] + [np.nan])[which]
         band = (model.band if used.any() else BAND) if band is None else band
     elif model is not None:
         frame["probability"] = model.predict(frame)
@@ -486,6 +496,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
                                            frame["reason"].to_numpy(),
                                            frame["band"].to_numpy(float)))
+    decided = frame["decision"].isin(["same author", "different author"]).to_numpy()
+    with np.errstate(invalid="ignore"):
+        near = np.abs(frame["probability"].to_numpy(float) - 0.5) <= noise
+    frame.insert(frame.columns.get_loc("p_value") + 1, "weak", decided & near)
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(units(problem.known_lex)))
     known_names = list(names) if not problem.split else [f"{names[0]} (first half)",
