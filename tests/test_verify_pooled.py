@@ -193,6 +193,8 @@ def test_a_decision_within_the_seed_band_of_a_stored_model_is_weak(pool):
     assert res.weak_decisions == int(table.weak.sum())
     shown = replaced(res, table=table.assign(weak=[True, False, False]))
     assert shown.weak_decisions == 1
+    rows = shown.render().splitlines()[1:]
+    assert "yes" in rows[0] and "yes" not in rows[1] + rows[2] and "False" not in rows[1]
     assert any(line.startswith("WEAK: 1 decision") for line in shown.caveats())
     assert any("may reverse them" in line for line in shown.notes())
     assert not any(line.startswith("WEAK") for line in

@@ -227,6 +227,8 @@ class Verification(Result):
         for c in ("tokens", "in_vocabulary"):
             if c in table:
                 table[c] = table[c].astype("int64")
+        if "weak" in table:  # "yes" or blank, as a reader marks a row
+            table["weak"] = np.where(table["weak"].astype(bool), "yes", "")
         return render_table(table, width, LABELS)
 
     def legend(self, width: int | None = TABLE_WIDTH) -> str:
