@@ -64,9 +64,13 @@ from hclib.engine.distances import DISTANCES, pair_distances, subset_distances, 
 from hclib.texts.features import CHAR_TAG
 from .impostors import ImpostorPool
 
-__all__ = ["INSEPARABLE", "KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO", "RelativeConfig", "kind_gaps",
+__all__ = ["INSEPARABLE", "KIND_DISTANCE", "KIND_WORDS", "MISMATCH", "PSEUDO",
+           "WHOLE_BELOW", "RelativeConfig", "kind_gaps",
            "nearest", "relative_scores", "relative_vocabulary", "separation"]
 
+#: ``one_known="short whole"`` scores one known text of fewer items whole: each half
+#: would have under 750 (:mod:`hclib.studies.verification_short_whole`).
+WHOLE_BELOW = 1500
 #: Impostors used as pseudo-problems of another author (the nearest ones to Q).
 PSEUDO = 10
 #: The separation of the pseudo-problems (an AUC) at or below which the method cannot tell
@@ -94,7 +98,8 @@ KIND_MIN_POOL = 50
 class RelativeConfig:
     """The impostor-relative score's configuration (module docstring): the distance, ``R``
     subsets of a ``share`` of the vocabulary, ``m`` impostors, the statistic, the seed;
-    ``one_known``: a single known text scored as its two halves (``"halves"``) or whole
+    ``one_known``: a single known text scored as its two halves (``"halves"``), whole
+    (``"short whole"``: whole below :data:`WHOLE_BELOW` items, else halves) or whole
     (``"whole"``: at up to twice the length; its same-author pseudo-problems are then the
     pool authors' only, and a pool without an author of two texts falls back to halves);
     ``rivals_per_subset``: on each subset, only that many of the rivals, drawn at random
@@ -117,8 +122,8 @@ class RelativeConfig:
                              f"{self.distance!r}")
         if self.statistic not in ("share", "rank"):
             raise ValueError(f"statistic must be 'share' or 'rank', got {self.statistic!r}")
-        if self.one_known not in ("halves", "whole"):
-            raise ValueError(f"one_known must be 'halves' or 'whole', got "
+        if self.one_known not in ("halves", "whole", "short whole"):
+            raise ValueError(f"one_known must be 'halves', 'whole' or 'short whole', got "
                              f"{self.one_known!r}")
         for name in ("n_subsets", "n_impostors", "n_words"):
             value = getattr(self, name)

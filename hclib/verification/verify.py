@@ -70,8 +70,8 @@ from .inputs import read_known as _known, read_questioned as _questioned
 from .model import (VerificationModel, first_answer, fit_model, pooled_model,
                     pseudo_probability, seed_band)
 from .pvalue import conformal_pvalue, units
-from .relative import (MISMATCH, PSEUDO, RelativeConfig, kind_gaps, nearest, relative_scores,
-                       relative_vocabulary)
+from .relative import (MISMATCH, PSEUDO, WHOLE_BELOW, RelativeConfig, kind_gaps, nearest,
+                       relative_scores, relative_vocabulary)
 from .result import Verification
 
 __all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE",
@@ -235,7 +235,8 @@ class _Problem:
         lookup = self.pool.lookup(vocab)
         pool = [lookup[c] for c in self.pool.codes]
         out = None
-        if self.split and self.config.one_known == "whole":
+        if self.split and (self.config.one_known == "whole" or (
+                self.config.one_known == "short whole" and whole[0].size < WHOLE_BELOW)):
             out = self._relative_at(q, whole, pool, v)
         if out is None:
             units = whole
@@ -413,7 +414,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         With one known text: score it as its two halves (``"halves"``, the default) or
         whole (``"whole"``, at up to twice the length; the same-author pseudo-problems are
         then the pool authors' only, and a pool without an author of two texts falls back
-        to halves).
+        to halves), or whole only below
+        :data:`~hclib.verification.relative.WHOLE_BELOW` items (``"short whole"``).
     rivals_per_subset
         On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
         face the author's side (as General Impostors draws impostors per round); 0: all;
