@@ -169,3 +169,27 @@ def test_one_known_text_whole_doubles_the_length_and_falls_back_to_halves():
     assert a["score"] == b["score"] and a["relative_length"] == b["relative_length"]
     with pytest.raises(ValueError, match="one_known"):
         verify(known, q, impostors=pairs, one_known="both")
+
+
+def test_one_known_text_short_whole_scores_a_short_text_whole_and_a_long_one_in_halves():
+    """``one_known="short whole"``: below WHOLE_BELOW items the known text is scored as
+    ``"whole"`` scores it, at or above it as ``"halves"`` does."""
+    from hclib.verification.relative import WHOLE_BELOW
+
+    rng = np.random.default_rng(6)
+    me = author(rng)
+    pool = {f"a{i}": [text(rng, author(rng, base=i), 2000) for _ in range(2)]
+            for i in range(8)}
+    q = text(rng, me, 2000)
+    for n, like in ((WHOLE_BELOW - 100, "whole"), (WHOLE_BELOW + 100, "halves")):
+        known = text(rng, me, n)
+        short = verify(known, q, impostors=pool, one_known="short whole",
+                       calibration="pseudo").table.iloc[0]
+        same = verify(known, q, impostors=pool, one_known=like,
+                      calibration="pseudo").table.iloc[0]
+        other = verify(known, q, impostors=pool,
+                       one_known={"whole": "halves", "halves": "whole"}[like],
+                       calibration="pseudo").table.iloc[0]
+        assert short["relative_length"] == same["relative_length"] != \
+            other["relative_length"]
+        assert short["score"] == same["score"]
