@@ -61,7 +61,8 @@ flip chance does not say what it estimates** (it overstates, about twice), and i
 printed.
 
 **What is printed** (a measurement, no rule: it changes no answer): a decision within
-the seed band of its model (:math:`|P - 0.5| \le b`, :func:`seed_band` of the model's
+the seed band of its model (:math:`|P - 0.5| \le b`,
+:func:`~hclib.verification.model.seed_band` of the model's
 :math:`s`, stored with it by :func:`store_noise`; flip chance above 0.05) is marked
 ``weak`` (the column, the caveat "WEAK: ..." and a note). On draw 14 seed 1 reversed 21
 of those 177 decisions (12 %) and 1 of the 584 others (0.2 %); on draw 13, with the
@@ -302,7 +303,8 @@ def flips(frame: pd.DataFrame, variant: str) -> dict[str, float]:
 
 
 def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per variant of the check, :func:`load` by default: :func:`check_summary`, the
+    """(per variant of the check, :func:`load` by default:
+    :func:`~hclib.studies.verification_confirmation.check_summary`, the
     decisions seed 1 reverses, and whether :data:`SEEDED` ``holds``; its AUC minus the
     others' per set, paired bootstrap)."""
     frame = load() if frame is None else frame

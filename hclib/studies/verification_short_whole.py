@@ -87,7 +87,8 @@ def load() -> pd.DataFrame:
 
 
 def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per variant of the check, :func:`load` by default: :func:`check_summary` and
+    """(per variant of the check, :func:`load` by default:
+    :func:`~hclib.studies.verification_confirmation.check_summary` and
     whether :data:`SHORT` ``holds``; its AUC minus the others' per set, paired
     bootstrap)."""
     frame = load() if frame is None else frame

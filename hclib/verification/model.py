@@ -80,8 +80,8 @@ POOLED_MAX_NON_ANSWERS = 0.05
 #: The file of the stored pooled models, one per "distance features", with provenance.
 POOLED_FILE = Path(__file__).with_name("data") / "pooled_models.json"
 _BANDS = np.round(np.arange(0.0, 0.26, 0.01), 2)
-#: The one-sided normal quantile of :func:`seed_band`: a decision that another seed's
-#: score would reverse more often than 5 % of the time is no decision.
+#: The one-sided normal quantile of :func:`hclib.verification.model.seed_band`: outside
+#: the band, another seed's score reverses a decision at most 5 % of the time.
 SEED_Z = 1.645
 
 
@@ -125,7 +125,8 @@ class VerificationModel:
     rivals_per_subset: int = 0
     #: :math:`s`, the standard deviation of the model's log-odds across the seeds of the
     #: score's random subsets, measured on its training problems (NaN: not measured;
-    #: :func:`flip_chance`), and the number of subsets it was measured with.
+    #: :func:`hclib.verification.model.flip_chance`), and the number of subsets it was
+    #: measured with.
     seed_sd_logit: float = field(default=float("nan"), compare=False)
     seed_subsets: int = field(default=0, compare=False)
 
@@ -159,7 +160,8 @@ def seed_band(sd_logit: float, z: float = SEED_Z) -> float:
 def flip_chance(prob: np.ndarray, sd_logit: float | np.ndarray) -> np.ndarray:
     r"""The chance that the score drawn with another seed puts P(same) on the other side
     of 0.5: :math:`\Phi(-|\ell| / (\sqrt2 s))`, :math:`\ell` the log-odds of ``prob``
-    and :math:`s` = ``sd_logit`` (:func:`seed_band`); NaN where either is NaN."""
+    and :math:`s` = ``sd_logit`` (:func:`hclib.verification.model.seed_band`); NaN where
+    either is NaN."""
     from scipy.special import logit
     from scipy.stats import norm
 
