@@ -29,3 +29,15 @@ def test_the_verdict_holds_when_the_variant_meets_every_condition():
     table, _ = sw.verdict(better, bands=True)
     assert table.loc[sw.SHORT_BANDS, "holds"]
     assert isinstance(table, pd.DataFrame)
+
+
+def test_the_default_on_three_fresh_draws_is_read_from_the_three_checks():
+    table, diff = sw.fresh_draws()
+    assert set(diff.set) == {"essays", "Federalist", "novels", "pairs"}
+    by = diff.set_index("set")
+    assert (by.low <= by.difference).all() and (by.difference <= by.high).all()
+    assert by.loc["essays", "clear"] and not by.loc["pairs", "clear"]
+    auc = table["auc"]
+    for s in by.index:
+        assert abs(auc[SHIPPED, s] - auc["General Impostors", s]
+                   - by.loc[s, "difference"]) < 1e-9
