@@ -98,7 +98,8 @@ SHORT = SHIPPED + ", short known text whole"
 #: The check's answers (:func:`check`).
 CHECK_FILE = DATA / "verification_short_whole_check.csv"
 #: The second rule, written and committed before its check ran (module docstring).
-BANDS_RULE = ("SHORT with the default's no-decision bands kept (0 for the pooled model, "
+BANDS_RULE = ("the first rule's variant (one_known='short whole') with the default's "
+              "no-decision bands kept (0 for the pooled model, "
               "0.01 for the few-rivals one), its models' coefficients refitted as before, "
               "replaces the default on the first rule's conditions, on draw 16 (never run; "
               "200 problems per test set)")
