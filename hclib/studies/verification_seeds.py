@@ -315,7 +315,8 @@ def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFra
     ship, new = out.loc[SHIPPED], out.loc[SEEDED]
     out["holds"] = False
     out.loc[SEEDED, "holds"] = bool(
-        new.mean_c_at_1 >= ship.mean_c_at_1 - 0.005 and new.mean_auc >= ship.mean_auc - 0.005
+        new.mean_c_at_1 >= ship.mean_c_at_1 - 0.005
+        and new.mean_auc >= ship.mean_auc - 0.005
         and new.worst_cllr < 1 and new.non_answers_novels < 0.2
         and new.non_answers_pairs < 0.2 and new.seed_1_reversed < ship.seed_1_reversed)
     main = frame[frame.variant.isin([SHIPPED, SEEDED, "General Impostors"])]

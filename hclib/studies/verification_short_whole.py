@@ -55,10 +55,12 @@ halves. ``one_known="short whole"`` stays an option of :func:`hclib.verify`.
 **The default measured again** (:func:`fresh_draws`, no rule: nothing is chosen by it).
 The checks of draws 13 (:mod:`hclib.studies.verification_seeds`), 15 and 16 answered
 600 fresh problems per test set with the default as shipped and hclib's General
-Impostors baseline. Pooled, the default's AUC minus the baseline's (paired bootstrap):
-essays +.061 (+.035 to +.089), Federalist −.027 (−.063 to +.011), novels +.011 (−.024
-to +.045), pairs +.018 (−.011 to +.047); the default's :math:`C_{llr}` .70–.86 on every
-set.
+Impostors baseline, and the HC probability it replaced answered the same problems
+(:data:`FRESH_BEFORE_FILES`). Pooled, the default's AUC minus General Impostors'
+(paired bootstrap): essays +.061 (+.035 to +.089), Federalist −.027 (−.063 to +.011),
+novels +.011 (−.024 to +.046), pairs +.018 (−.011 to +.047); minus the HC
+probability's: +.206, +.149, +.022 (−.020 to +.061), +.127 (all but the novels clear);
+the default's :math:`C_{llr}` .70–.86 on every set.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import BASELINE, DATA
 from hclib.verification.model import VerificationModel
 
-__all__ = ["BANDS_DRAW", "BANDS_FILE", "BANDS_RULE", "CHECK_DRAW", "CHECK_FILE", "SHORT",
+__all__ = ["BANDS_DRAW", "BANDS_FILE", "BANDS_RULE", "CHECK_DRAW", "CHECK_FILE",
+           "FRESH_BEFORE_FILES", "SHORT",
            "SHORT_BANDS", "SHORT_OPTIONS", "SHORT_RULE", "check", "fresh_draws", "load",
            "short_models", "verdict"]
 
@@ -142,15 +145,29 @@ def check(save: bool = True, bands: bool = False) -> pd.DataFrame:
     return frame
 
 
+#: The HC probability's answers (:func:`hclib.verify` before the relative score) to the
+#: test problems of draws 13, 15 and 16 (``tools/verification_before.py --n 200 --draw D
+#: --part test --out FILE``).
+FRESH_BEFORE_FILES = {d: DATA / f"verification_fresh_before_d{d}.csv"
+                      for d in (13, 15, 16)}
+
+
 def fresh_draws() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The default and General Impostors on the 600 fresh problems per test set of draws
-    13, 15 and 16 (the stored answers of three checks): (AUC and :math:`C_{llr}` per
-    answer and set; the default's AUC minus the baseline's, paired bootstrap)."""
-    from hclib.studies.verification_confirmation import scores
+    """The default, General Impostors and the HC probability on the 600 fresh problems
+    per test set of draws 13, 15 and 16 (the stored answers of three checks, and
+    :data:`FRESH_BEFORE_FILES`): (AUC and :math:`C_{llr}` per answer and set; the
+    default's AUC minus the others', paired bootstrap)."""
+    from hclib.studies.verification_confirmation import scores, with_before
+    from hclib.studies.verification_seeds import CHECK_FILE as SEEDS_FILE
     from hclib.studies.verification_seeds import load as seeds_load
 
-    frame = pd.concat([seeds_load(), load(), load(bands=True)], ignore_index=True)
-    frame = frame[frame.variant.isin([SHIPPED, BASELINE])]
+    checks = {13: (seeds_load(), SEEDS_FILE), CHECK_DRAW: (load(), CHECK_FILE),
+              BANDS_DRAW: (load(bands=True), BANDS_FILE)}
+    parts = []
+    for draw, (mine, file) in checks.items():
+        mine = mine[mine.variant.isin([SHIPPED, BASELINE])]
+        parts.append(with_before(mine, file, FRESH_BEFORE_FILES[draw], draw))
+    frame = pd.concat(parts, ignore_index=True)
     table = scores(frame).set_index(["variant", "set"])[["auc", "cllr"]]
     return table, differences(frame, reference=SHIPPED)
 
