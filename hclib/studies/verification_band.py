@@ -35,8 +35,9 @@ import pandas as pd
 
 from hclib.studies.verification_confirmation import answer_frame, check_summary
 from hclib.studies.verification_followups import stored_training
-from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
-                                               relative_table, twins)
+from hclib.studies.verification_rivals import (ALL_RIVALS_FILE, BAND_CAP, FEW,
+                                               all_rivals_model, answer, relative_table,
+                                               twins)
 from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_FEATURES,
