@@ -33,12 +33,12 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from hclib.studies.verification_confirmation import answer_frame, check_summary
+from hclib.studies.verification_confirmation import (answer_frame, check_summary,
+                                                      test_problems)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (ALL_RIVALS_FILE, BAND_CAP, FEW,
                                                all_rivals_model, answer, relative_table,
                                                twins)
-from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_FEATURES,
                                      VerificationModel, fit_model, store_pooled)
@@ -97,7 +97,7 @@ def store() -> tuple[VerificationModel, VerificationModel]:
 def check(save: bool = True) -> pd.DataFrame:
     """The rule's check (module docstring): one row per (variant, problem)."""
     main, few = capped_models()
-    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
+    test = test_problems(CHECK_DRAW, CHECK_N)
     rows = []
     # the shipped default as it was: the pooled model with the band of its time
     shipped = answer(test, all_rivals_model(few=True))

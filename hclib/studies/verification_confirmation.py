@@ -50,9 +50,9 @@ from hclib.studies.verification_study import (BASELINE, DATA, ORDER, REPLACED, S
                                               score_table)
 
 __all__ = ["ANSWERS_FILE", "BEFORE_FILE", "BOOTSTRAP", "DEFAULT", "DRAW", "N", "OPTIONS",
-           "RULE", "answer_frame", "answers", "auc_table", "baseline_rows", "check_summary",
-           "difference_table", "differences", "headline", "load", "main", "problems",
-           "scores", "targets", "with_before"]
+           "RULE", "answer_frame", "answers", "auc_table", "baseline_rows", "check_answers",
+           "check_summary", "difference_table", "differences", "headline", "load", "main",
+           "problems", "scores", "targets", "test_problems", "with_before"]
 
 #: Problems per set (test parts; the Federalist is a test set).
 N = 200
@@ -76,9 +76,15 @@ RULE = ("on 200 fresh problems per test set (seed 0's split by author, draw 1), 
         "is chosen by this run")
 
 
+def test_problems(draw: int, n: int = N) -> list[Problem]:
+    """The test problems, ``n`` per set, of ``draw`` of the stored study's split by author
+    (seed 0): what every check of a rule answers."""
+    return [p for p in build_sets(n, 0, draw=draw) if p.part == "test"]
+
+
 def problems() -> list[Problem]:
     """The run's problems (module docstring)."""
-    return [p for p in build_sets(N, 0, draw=DRAW) if p.part == "test"]
+    return test_problems(DRAW)
 
 
 def _answer(job: tuple[Problem, str]) -> float:
@@ -111,6 +117,19 @@ def baseline_rows(todo: Sequence[Problem]) -> list[dict[str, Any]]:
              "answer": float(general_impostors(p.known, [p.questioned], p.impostors,
                                                seed=k)[0])}
             for k, p in enumerate(tqdm(todo, desc=BASELINE))]
+
+
+def check_answers(test: Sequence[Problem], answered: dict[str, Sequence[float]],
+                  file: Path | None = None) -> pd.DataFrame:
+    """One row per (variant, problem) of ``answered`` (each variant's PAN answers to
+    ``test``, in order) and of the General Impostors baseline (:func:`answer_frame`);
+    stored in ``file`` when given."""
+    rows = [{"variant": variant, "problem": p.id, "answer": float(a)}
+            for variant, got in answered.items() for p, a in zip(test, got)]
+    frame = answer_frame(rows + baseline_rows(test), test)
+    if file is not None:
+        frame.to_csv(file, index=False, float_format="%.6g")
+    return frame
 
 
 def answer_frame(rows: Sequence[dict[str, Any]], todo: Sequence[Problem]) -> pd.DataFrame:

@@ -149,7 +149,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from hclib.studies.verification_confirmation import auc_table, scores, with_before
+from hclib.studies.verification_confirmation import (auc_table, scores, test_problems,
+                                                      with_before)
 from hclib.studies.verification_sets import Problem, build_sets
 from hclib.studies.verification_study import (BASELINE, DATA, N_PROBLEMS, RANK, WHOLE,
                                               Options, Variant, answers, choose,
@@ -244,7 +245,7 @@ def check_frame(draw: int, fits: Sequence[tuple[Sequence[Problem], Sequence[Vari
     problems, variants) of ``fits``, the variants fitted on those training problems; the
     variants of the ``k``-th fit named with ``rename[k]`` appended (if given); with each
     problem's ``texts`` digest."""
-    test = [p for p in build_sets(CHECK_N, 0, draw=draw) if p.part == "test"]
+    test = test_problems(draw, CHECK_N)
     frames = []
     for k, (train, chosen) in enumerate(fits):
         got = answers([*train, *test], list(chosen))

@@ -107,13 +107,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      check_summary, differences,
+from hclib.studies.verification_confirmation import (check_answers, check_summary,
+                                                      differences, test_problems,
                                                       with_before)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
                                                fit_few, twins)
-from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA, Options, _modelled
 from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationModel,
                                      store_pooled)
@@ -233,17 +232,10 @@ def check(name: str, save: bool = True) -> pd.DataFrame:
     problem), the shipped default's, the rule's variant's and General Impostors'."""
     spec = CHECKS[name]
     main, few = fit_models(cap=spec.cap, guard=spec.guard)
-    test = [p for p in build_sets(CHECK_N, 0, draw=spec.draw) if p.part == "test"]
-    rows = []
-    for variant, got in ((SHIPPED, answer(test, all_rivals_model(few=True),
-                                          all_rivals_model())),
-                         (spec.variant, answer(test, few, main, OPTIONS))):
-        rows += [{"variant": variant, "problem": p.id, "answer": float(a)}
-                 for p, a in zip(test, got)]
-    frame = answer_frame(rows + baseline_rows(test), test)
-    if save:
-        frame.to_csv(spec.file, index=False, float_format="%.6g")
-    return frame
+    test = test_problems(spec.draw, CHECK_N)
+    return check_answers(test, {
+        SHIPPED: answer(test, all_rivals_model(few=True), all_rivals_model()),
+        spec.variant: answer(test, few, main, OPTIONS)}, spec.file if save else None)
 
 
 def load(name: str) -> pd.DataFrame:
@@ -269,12 +261,20 @@ def verdict(name: str, frame: pd.DataFrame | None = None
     out = check_summary(frame)
     ship, new = out.loc[SHIPPED], out.loc[spec.variant]
     out["holds"] = False
-    out.loc[spec.variant, "holds"] = bool(
-        new.mean_auc >= ship.mean_auc and new.pairs_auc >= ship.pairs_auc
-        and new.worst_cllr < 1 and new.non_answers_novels < 0.2
-        and new.non_answers_pairs < 0.2
-        and (not spec.c_at_1 or new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01))
+    out.loc[spec.variant, "holds"] = rule_holds(ship, new, spec.c_at_1)
     return out, differences(frame, reference=spec.variant)
+
+
+def rule_holds(ship: pd.Series, new: pd.Series, c_at_1: bool = True) -> bool:
+    """The conditions of these rules (and of the later ones that took them), on two rows
+    of :func:`~hclib.studies.verification_confirmation.check_summary`: ``new``'s mean AUC
+    and AUC on the pairs at least ``ship``'s, its :math:`C_{llr}` below 1 on every set,
+    its non-answers under 20 % on the novels and on the pairs, and with ``c_at_1`` its
+    mean c@1 at most 0.01 below ``ship``'s."""
+    return bool(new.mean_auc >= ship.mean_auc and new.pairs_auc >= ship.pairs_auc
+                and new.worst_cllr < 1 and new.non_answers_novels < 0.2
+                and new.non_answers_pairs < 0.2
+                and (not c_at_1 or new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01))
 
 
 def reliability(name: str = "guarded", bins: int = 10) -> pd.DataFrame:

@@ -49,10 +49,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      differences)
+from hclib.studies.verification_confirmation import (answer_frame, check_answers,
+                                                      differences, test_problems)
 from hclib.studies.verification_followups import SHIPPED, held, stored_training
-from hclib.studies.verification_sets import Problem, build_sets, pan_known_texts
+from hclib.studies.verification_sets import Problem, pan_known_texts
 from hclib.studies.verification_study import DATA, Options, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel,
@@ -179,15 +179,9 @@ def answer(problems: Sequence[Problem], few: VerificationModel | None,
 def check(save: bool = True) -> pd.DataFrame:
     """The rule's check (module docstring): one row per (variant, problem)."""
     few = fit_few(twins(stored_training()))
-    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
-    rows = []
-    for name, model in ((SHIPPED, None), (FEW, few)):
-        rows += [{"variant": name, "problem": p.id, "answer": float(a)}
-                 for p, a in zip(test, answer(test, model))]
-    frame = answer_frame(rows + baseline_rows(test), test)
-    if save:
-        frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
-    return frame
+    test = test_problems(CHECK_DRAW, CHECK_N)
+    return check_answers(test, {SHIPPED: answer(test, None), FEW: answer(test, few)},
+                         CHECK_FILE if save else None)
 
 
 def load() -> pd.DataFrame:
@@ -199,8 +193,7 @@ def draws_answers(save: bool = True) -> pd.DataFrame:
     """:data:`FEW`'s answers to the test problems of :data:`EARLIER_DRAWS` (200 per
     set each; about 8 minutes on 2 cores), with the stored few-rivals model."""
     few = all_rivals_model(few=True)
-    test = [p for d in EARLIER_DRAWS for p in build_sets(CHECK_N, 0, draw=d)
-            if p.part == "test"]
+    test = [p for d in EARLIER_DRAWS for p in test_problems(d, CHECK_N)]
     frame = answer_frame([{"variant": FEW, "problem": p.id, "answer": float(a)}
                           for p, a in zip(test, answer(test, few))], test)
     if save:

@@ -78,12 +78,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import logit
 
-from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      check_summary, differences)
+from hclib.studies.verification_confirmation import (check_answers, check_summary,
+                                                      differences, test_problems)
 from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_picks import CHECK_N, OPTIONS, SHIPPED
 from hclib.studies.verification_rivals import answer, relative_table, twins
-from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import DATA
 from hclib.verification.model import (FEW_KEY, VerificationModel, first_answer,
                                      flip_chance, pooled_model, seed_band, store_pooled)
@@ -187,17 +186,13 @@ def seeded_models(frame: pd.DataFrame | None = None
 def check(save: bool = True) -> pd.DataFrame:
     """The rule's check (module docstring): one row per (variant, problem) of the default
     and :data:`SEEDED` (each also with seed 1: ``", seed 1"``) and General Impostors."""
-    test = [p for p in build_sets(CHECK_N, 0, draw=CHECK_DRAW) if p.part == "test"]
-    rows = []
-    for variant, (main, few) in ((SHIPPED, default_models()), (SEEDED, seeded_models())):
-        for seed in (0, 1):
-            name = variant + ("" if seed == 0 else ", seed 1")
-            rows += [{"variant": name, "problem": p.id, "answer": float(a)}
-                     for p, a in zip(test, answer(test, few, main, _seeded(seed)))]
-    frame = answer_frame(rows + baseline_rows(test), test)
-    if save:
-        frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
-    return frame
+    test = test_problems(CHECK_DRAW, CHECK_N)
+    answered = {variant + ("" if seed == 0 else ", seed 1"):
+                answer(test, few, main, _seeded(seed))
+                for variant, (main, few) in ((SHIPPED, default_models()),
+                                             (SEEDED, seeded_models()))
+                for seed in (0, 1)}
+    return check_answers(test, answered, CHECK_FILE if save else None)
 
 
 def noise_models(frame: pd.DataFrame | None = None
@@ -223,7 +218,7 @@ def flip_check(save: bool = True) -> pd.DataFrame:
     """The second rule's check (module docstring): per test problem of draw
     :data:`FLIP_DRAW`, the default's answer with seeds 0 and 1 and the flip chance of
     the first (about 4 minutes on 2 cores)."""
-    test = [p for p in build_sets(CHECK_N, 0, draw=FLIP_DRAW) if p.part == "test"]
+    test = test_problems(FLIP_DRAW, CHECK_N)
     main, few = noise_models()
     prob, which = first_answer([main, few], relative_table(test, _seeded(0)))
     sd = np.array([main.seed_sd_logit, few.seed_sd_logit, np.nan])[which]

@@ -69,13 +69,13 @@ from dataclasses import replace
 
 import pandas as pd
 
-from hclib.studies.verification_confirmation import (answer_frame, baseline_rows,
-                                                      check_summary, differences)
+from hclib.studies import verification_seeds as seeds
+from hclib.studies.verification_confirmation import (check_answers, check_summary,
+                                                      differences, scores, test_problems,
+                                                      with_before)
 from hclib.studies.verification_picks import (CHECK_N, NARROW_CAP, OPTIONS, SHIPPED,
-                                              fit_models)
+                                              fit_models, rule_holds)
 from hclib.studies.verification_rivals import answer
-from hclib.studies.verification_seeds import default_models
-from hclib.studies.verification_sets import build_sets
 from hclib.studies.verification_study import BASELINE, DATA
 from hclib.verification.model import VerificationModel
 
@@ -119,7 +119,7 @@ def short_models(bands: bool = False) -> tuple[VerificationModel, VerificationMo
     :data:`SHORT_BANDS`: each with the default's model's band)."""
     main, few = fit_models(SHORT_OPTIONS, cap=NARROW_CAP, guard=True)
     if bands:
-        shipped = default_models()
+        shipped = seeds.default_models()
         main, few = (replace(m, band=s.band) for m, s in zip((main, few), shipped))
     return main, few
 
@@ -129,27 +129,19 @@ def check(save: bool = True, bands: bool = False) -> pd.DataFrame:
     per (variant, problem) of the default, the variant and General Impostors (about 8
     minutes on 2 cores)."""
     main, few = short_models(bands)
-    shipped_main, shipped_few = default_models()
-    draw = BANDS_DRAW if bands else CHECK_DRAW
-    test = [p for p in build_sets(CHECK_N, 0, draw=draw) if p.part == "test"]
-    rows = []
-    for variant, got in ((SHIPPED, answer(test, shipped_few, shipped_main, OPTIONS)),
-                         (SHORT_BANDS if bands else SHORT,
-                          answer(test, few, main, SHORT_OPTIONS))):
-        rows += [{"variant": variant, "problem": p.id, "answer": float(a)}
-                 for p, a in zip(test, got)]
-    frame = answer_frame(rows + baseline_rows(test), test)
-    if save:
-        frame.to_csv(BANDS_FILE if bands else CHECK_FILE, index=False,
-                     float_format="%.6g")
-    return frame
+    shipped_main, shipped_few = seeds.default_models()
+    test = test_problems(BANDS_DRAW if bands else CHECK_DRAW, CHECK_N)
+    return check_answers(test, {
+        SHIPPED: answer(test, shipped_few, shipped_main, OPTIONS),
+        SHORT_BANDS if bands else SHORT: answer(test, few, main, SHORT_OPTIONS)},
+        (BANDS_FILE if bands else CHECK_FILE) if save else None)
 
 
 #: The HC probability's answers (:func:`hclib.verify` before the relative score) to the
 #: test problems of draws 13, 15 and 16 (``tools/verification_before.py --n 200 --draw D
 #: --part test --out FILE``).
 FRESH_BEFORE_FILES = {d: DATA / f"verification_fresh_before_d{d}.csv"
-                      for d in (13, 15, 16)}
+                      for d in (seeds.CHECK_DRAW, CHECK_DRAW, BANDS_DRAW)}
 
 
 def fresh_draws() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -157,11 +149,8 @@ def fresh_draws() -> tuple[pd.DataFrame, pd.DataFrame]:
     per test set of draws 13, 15 and 16 (the stored answers of three checks, and
     :data:`FRESH_BEFORE_FILES`): (AUC and :math:`C_{llr}` per answer and set; the
     default's AUC minus the others', paired bootstrap)."""
-    from hclib.studies.verification_confirmation import scores, with_before
-    from hclib.studies.verification_seeds import CHECK_FILE as SEEDS_FILE
-    from hclib.studies.verification_seeds import load as seeds_load
-
-    checks = {13: (seeds_load(), SEEDS_FILE), CHECK_DRAW: (load(), CHECK_FILE),
+    checks = {seeds.CHECK_DRAW: (seeds.load(), seeds.CHECK_FILE),
+              CHECK_DRAW: (load(), CHECK_FILE),
               BANDS_DRAW: (load(bands=True), BANDS_FILE)}
     parts = []
     for draw, (mine, file) in checks.items():
@@ -188,10 +177,7 @@ def verdict(frame: pd.DataFrame | None = None, bands: bool = False
     out = check_summary(frame)
     ship, new = out.loc[SHIPPED], out.loc[variant]
     out["holds"] = False
-    out.loc[variant, "holds"] = bool(
-        new.mean_auc >= ship.mean_auc and new.pairs_auc >= ship.pairs_auc
-        and new.worst_cllr < 1 and new.non_answers_novels < 0.2
-        and new.non_answers_pairs < 0.2 and new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01)
+    out.loc[variant, "holds"] = rule_holds(ship, new)
     return out, differences(frame, reference=variant)
 
 
