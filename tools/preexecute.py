@@ -35,8 +35,10 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any, TypeVar
 
 import nbformat
 import yaml
@@ -46,6 +48,7 @@ from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 
 
 def chapters(root: Path = ROOT) -> list[Path]:
@@ -82,26 +85,40 @@ def clear_counts(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return notebook
 
 
-def execute(path: Path, timeout: int) -> tuple[Path, str | None, float, str | None]:
-    """Run one chapter in a fresh kernel: (path, executed notebook as JSON or None, seconds,
-    the traceback or None). A kernel that dies before its first cell is started again,
-    up to :data:`KERNEL_STARTS` times."""
+def with_kernel_starts(load: Callable[[], nbformat.NotebookNode],
+                       run: Callable[[nbformat.NotebookNode], T]
+                       ) -> tuple[nbformat.NotebookNode, T]:
+    """(the notebook, ``run(notebook)``) of ``load()`` with its counts cleared; where
+    ``run`` raises before any cell ran (the kernel died at its start), again on a fresh
+    copy, up to :data:`KERNEL_STARTS` starts; any other error is raised."""
     start = 1
     while True:
-        notebook = clear_counts(read(path))
-        began = time.perf_counter()
+        notebook = clear_counts(load())
         try:
-            with tempfile.TemporaryDirectory(prefix="hcbook-chapter-") as folder:
-                result = single_nb_execution(notebook, cwd=folder, allow_errors=False,
-                                             timeout=timeout, meta_override=True)
-        except Exception:                       # the kernel did not start, or died
-            if start < KERNEL_STARTS and not ran_a_cell(notebook):
-                start += 1
-                continue
-            return path, None, time.perf_counter() - began, traceback.format_exc()
-        if result.err is not None:
-            return path, None, result.time, result.exc_string
-        return path, nbformat.writes(notebook), result.time, None
+            return notebook, run(notebook)
+        except Exception:
+            if start >= KERNEL_STARTS or ran_a_cell(notebook):
+                raise
+            start += 1
+
+
+def execute(path: Path, timeout: int) -> tuple[Path, str | None, float, str | None]:
+    """Run one chapter in a fresh kernel: (path, executed notebook as JSON or None, seconds,
+    the traceback or None). A kernel that dies before its first cell is started again
+    (:func:`with_kernel_starts`)."""
+    def run(notebook: nbformat.NotebookNode) -> Any:
+        with tempfile.TemporaryDirectory(prefix="hcbook-chapter-") as folder:
+            return single_nb_execution(notebook, cwd=folder, allow_errors=False,
+                                       timeout=timeout, meta_override=True)
+
+    began = time.perf_counter()
+    try:
+        notebook, result = with_kernel_starts(lambda: read(path), run)
+    except Exception:                           # the kernel did not start, or died
+        return path, None, time.perf_counter() - began, traceback.format_exc()
+    if result.err is not None:
+        return path, None, result.time, result.exc_string
+    return path, nbformat.writes(notebook), result.time, None
 
 
 def executed_in_this_run(record: Path) -> dict[Path, nbformat.NotebookNode]:

@@ -129,33 +129,29 @@ def already_run(notebooks: dict[Path, nbformat.NotebookNode], executed: dict,
 
 def run_one(path: str, timeout: int) -> tuple[str, float, str]:
     """Run one notebook in a fresh kernel: (path, seconds, '' or what went wrong). A
-    kernel that dies before its first cell is started again, up to
-    :data:`preexecute.KERNEL_STARTS` times."""
+    kernel that dies before its first cell is started again
+    (:func:`preexecute.with_kernel_starts`)."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
-    from preexecute import KERNEL_STARTS, clear_counts, ran_a_cell
+    from preexecute import with_kernel_starts
 
-    start, attempt = time.perf_counter(), 1
-    while True:
-        notebook = clear_counts(nbformat.read(path, as_version=4))
+    def run(notebook: nbformat.NotebookNode) -> None:
         with tempfile.TemporaryDirectory(prefix="hcbook-notebook-") as folder:
-            client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                                    allow_errors=False,
-                                    resources={"metadata": {"path": folder}})
-            try:
-                client.execute()
-            except (CellExecutionError, CellTimeoutError) as error:
-                text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))   # no terminal colours
-                lines = [ln for ln in text.splitlines() if ln.strip()]
-                return path, time.perf_counter() - start, "\n".join(lines[-12:])
-            except Exception as error:      # the kernel died, did not start, ...
-                if attempt < KERNEL_STARTS and not ran_a_cell(notebook):
-                    attempt += 1
-                    continue
-                return (path, time.perf_counter() - start,
-                        f"{type(error).__name__}: {error}")
-        problems = output_problems(notebook, progress=False)  # a deprecation, fresh run
-        return path, time.perf_counter() - start, "\n".join(problems)
+            NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                           allow_errors=False,
+                           resources={"metadata": {"path": folder}}).execute()
+
+    start = time.perf_counter()
+    try:
+        notebook, _ = with_kernel_starts(lambda: nbformat.read(path, as_version=4), run)
+    except (CellExecutionError, CellTimeoutError) as error:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))       # no terminal colours
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        return path, time.perf_counter() - start, "\n".join(lines[-12:])
+    except Exception as error:          # the kernel died, did not start, ...
+        return path, time.perf_counter() - start, f"{type(error).__name__}: {error}"
+    problems = output_problems(notebook, progress=False)     # a deprecation in a fresh run
+    return path, time.perf_counter() - start, "\n".join(problems)
 
 
 def main(argv: list[str] | None = None) -> int:
