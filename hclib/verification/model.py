@@ -53,9 +53,9 @@ from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
-           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "VerificationModel", "choose_band",
-           "SEED_Z", "first_answer", "fit_model", "flip_chance", "pooled_model", "pseudo_probability",
-           "seed_band", "store_pooled"]
+           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "SEED_Z", "VerificationModel",
+           "choose_band", "first_answer", "fit_model", "flip_chance", "pooled_model",
+           "pseudo_probability", "seed_band", "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
 #: (+1: never lowers P(same); 0: free).

@@ -467,7 +467,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     q_items = [feats.items(t) for t in q_texts]
     frame, counts = _score(problem, q_items, min_tokens)
     frame.index = pd.Index(q_names, name="text")
-    bands, noise = None, np.full(len(frame), np.nan)
+    bands, seed_bands = None, np.full(len(frame), np.nan)
     if model is not None and fitted_on:
         # the pooled model where the problem is like its training problems (as many
         # rivals at least), the few-rivals model where it has fewer, the problem's own
@@ -483,9 +483,9 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             else None
         # each stored model's seed band, where its seed noise was measured with this
         # many subsets
-        noise = np.array([seed_band(m.seed_sd_logit) if np.isfinite(m.seed_sd_logit)
-                          and m.seed_subsets == config.n_subsets else np.nan
-                          for m in stored] + [np.nan])[which]
+        seed_bands = np.array([seed_band(m.seed_sd_logit) if np.isfinite(m.seed_sd_logit)
+                               and m.seed_subsets == config.n_subsets else np.nan
+                               for m in stored] + [np.nan])[which]
         band = (model.band if used.any() else BAND) if band is None else band
     elif model is not None:
         frame["probability"] = model.predict(frame)
@@ -500,7 +500,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
                                            frame["band"].to_numpy(float)))
     decided = frame["decision"].isin(["same author", "different author"]).to_numpy()
     with np.errstate(invalid="ignore"):
-        near = np.abs(frame["probability"].to_numpy(float) - 0.5) <= noise
+        near = np.abs(frame["probability"].to_numpy(float) - 0.5) <= seed_bands
     frame.insert(frame.columns.get_loc("p_value") + 1, "weak", decided & near)
     calibration = frame[["pseudo_same", "pseudo_different"]].assign(
         pseudo_separation=frame["separation"], known_units=len(units(problem.known_lex)))
