@@ -58,9 +58,10 @@ from hclib.verification.impostors import gutenberg_pool, impostor_pool
 from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel,
                                      first_answer, fit_model, pooled_model, store_pooled)
 
-__all__ = ["ALL_RIVALS_FILE", "BAND_CAP", "CHECK_DRAW", "CHECK_FILE", "CHECK_N", "FEW", "FEW_RULE", "TWIN_AUTHORS",
-           "DRAWS_FILE", "EARLIER_DRAWS", "MAIN_BAND", "answer", "check", "draws_answers", "fit_few",
-           "fresh_draws", "all_rivals_model", "load", "relative_table", "store", "twins", "verdict"]
+__all__ = ["ALL_RIVALS_FILE", "BAND_CAP", "CHECK_DRAW", "CHECK_FILE", "CHECK_N",
+           "DRAWS_FILE", "EARLIER_DRAWS", "FEW", "FEW_RULE", "MAIN_BAND", "TWIN_AUTHORS",
+           "all_rivals_model", "answer", "check", "draws_answers", "fit_few", "fresh_draws",
+           "load", "relative_table", "store", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
