@@ -121,7 +121,7 @@ __all__ = ["CHECKS", "CHECK_N", "FEDERALIST_FILE", "GUARDED", "GUARDED_BEFORE_FI
            "GUARDED_RULE", "NARROW", "NARROW_CAP", "NARROW_RULE", "OPTIONS", "PICKS",
            "PICKS_RULE", "RIVALS_PER_SUBSET", "SHIPPED", "TRAIN_FILE", "Check", "check",
            "federalist_now", "federalist_shares", "fit_models", "load", "reliability",
-           "store", "trained_now", "verdict", "with_hc"]
+           "rule_holds", "store", "trained_now", "verdict", "with_hc"]
 
 #: The rule, written and committed before its check ran (module docstring).
 PICKS_RULE = ("the shipped default (pooled model, then few-rivals model, then "
