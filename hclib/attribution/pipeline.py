@@ -485,13 +485,13 @@ def attribute(
         chosen = select([res for _, _, res in results],
                         [f"{res.method.label} on {spec}" for _, spec, res in results], default)
         return replace(results[chosen.chosen][2], not_compared=_not_compared(failed),
-                       method_scores=_method_table(results, chosen.chosen), selection=chosen)
+                       compared=True, method_scores=_method_table(results, chosen.chosen), selection=chosen)
     result = run(m, feats)
     if compare is None:
         compare = proto is None and len(problem.known.texts) <= COMPARE_UP_TO
     if compare and proto is None:  # a compared method's failure never fails this one
         others, failed = _compared(run, [(name, spec) for name, spec in AUTO_METHODS
                                          if (name, spec) != (m.name, str(feats))])
-        result = replace(result, better=_advice(result, others),
+        result = replace(result, better=_advice(result, others), compared=True,
                          not_compared=_not_compared(failed))
     return result

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # annotations only: the result imports this module
     from .result import Advice, Attribution
 
 __all__ = ["COLUMN_HELP", "COLUMN_LABELS", "INTERFACES", "REPR_VERDICTS", "TABLE_WIDTH",
-           "advice_line", "footer", "html_summary", "render_table", "shorten", "shorten_names",
+           "advice_line", "caveats", "footer", "html_summary", "render_table", "shorten", "shorten_names",
            "short_repr", "summary_lines", "to_frame", "to_json", "top_words"]
 
 #: The verdicts shown by ``repr`` (the notebook's HTML shows ten).
@@ -80,6 +80,40 @@ def _option(interface: str, name: str, value: str) -> str:
     if interface == "command":
         return f"--{name.replace('_', '-')} {value}"
     return f"{name}={value!r}"
+
+
+def caveats(result: Attribution, interface: str = "python") -> list[str]:
+    """The lines printed before the table, one each, when the known texts say the verdicts
+    cannot be trusted (worded for the ``interface``):
+
+    * ``CANNOT TELL`` when the method's accuracy on the known texts (each attributed without
+      itself, :attr:`~hclib.attribution.result.Attribution.accuracy`) is at most the chance
+      of a guess among the :math:`C` candidates, :math:`a \\le 1/C`;
+    * ``CAUTION`` when it is above but its 95 % interval reaches down to :math:`1/C`;
+    * ``BETTER`` when another configuration is clearly more accurate on the known texts
+      (``compare=True``; :func:`advice_line` under the table gives the numbers).
+    """
+    check_interface(interface)
+    acc, n_candidates = result.accuracy, len(result.candidates)
+    lines = []
+    if acc.n and n_candidates > 1:
+        chance = 1 / n_candidates
+        said = f"right on {acc.value:.1%} of the known texts"
+        if acc.value <= chance:
+            lines.append(f"CANNOT TELL: {said}, no better than chance (1 in {n_candidates})")
+        elif acc.low <= chance:
+            lines.append(f"CAUTION: {said}, not clearly above chance (1 in {n_candidates}; "
+                         f"95% interval from {acc.low:.1%})")
+        if lines and result.better is None and not result.compared:
+            lines[-1] += (f"; {_option(interface, 'method', 'auto')} compares other methods"
+                          if interface == "command" else
+                          "; compare=True compares other methods")
+    if result.better is not None:
+        better = result.better
+        lines.append(f"BETTER on the known texts: {better.label} on {better.features}, "
+                     f"{better.accuracy:.1%} against {better.mine.value:.1%} "
+                     f"({_option(interface, 'method', better.method)})")
+    return lines
 
 
 def advice_line(advice: Advice, interface: str = "python") -> str:
@@ -188,6 +222,7 @@ def to_json(result: Attribution, interface: str = "python", *, explain: int = 0,
     acc = result.accuracy
     exp = result.expected_accuracy
     payload = {
+        "caveats": caveats(result, interface),
         "method": result.method.name, "features": str(result.features),
         "vocabulary_size": len(result.vocabulary), "rule": result.rule, "reject": result.reject,
         "reject_by": result.reject_by, "min_tokens": result.min_tokens,
@@ -238,7 +273,8 @@ def short_repr(result: Attribution) -> str:
     accuracy = (f"{acc.kind} accuracy {acc.value:.1%} on {acc.n} known texts "
                 f"(95% interval {acc.low:.1%}–{acc.high:.1%})" if acc.n else
                 f"{acc.kind} accuracy: no known text could be left out")
-    return (f"<Attribution: method {shorten(result.method.name, 30)}, features "
+    first = "".join(f"{line}; " for line in caveats(result))
+    return (f"<Attribution: {first}method {shorten(result.method.name, 30)}, features "
             f"{shorten(str(result.features), 40)}, {len(verdicts)} texts, "
             f"{len(result.candidates)} candidates ({', '.join(cands)}), a vocabulary of "
             f"{len(result.vocabulary)} items; {accuracy}; verdicts: {'; '.join(shown)}>")
@@ -249,6 +285,6 @@ def html_summary(result: Attribution) -> str:
     warnings, and the first verdicts as an HTML table (every text escaped;
     ``hclib._results.html_summary``)."""
     verdicts = result.verdicts
-    lines = [f"{len(verdicts)} texts, {len(result.candidates)} candidates",
+    lines = [*caveats(result), f"{len(verdicts)} texts, {len(result.candidates)} candidates",
              *summary_lines(result)]
     return _results.html_summary("Attribution", lines, verdicts, COLUMN_LABELS)

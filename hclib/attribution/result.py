@@ -164,6 +164,7 @@ class Attribution(Result):
     selection: Any = None  # method="auto": hclib.attribution.selection.Selection
     pieces: Any = None  # flat known texts: hclib.attribution.works.Works
     better: Advice | None = None
+    compared: bool = False  # the other configurations were scored (compare=True or "auto")
     # configurations left out of the comparison: (method name, features, what went wrong)
     not_compared: tuple[tuple[str, str, str], ...] = ()
     # every known text that can be left out × candidates: its row of ``known_table`` where it
@@ -424,6 +425,11 @@ class Attribution(Result):
         """A one-line warning that the texts being attributed look harder than the known
         ones, or ``None`` (:func:`hclib.attribution.trust.differs`)."""
         return trust.differs(self)
+
+    def caveats(self, interface: str = "python") -> list[str]:
+        """The lines printed first, when the known texts say the verdicts cannot be trusted
+        (:func:`hclib.attribution.render.caveats`)."""
+        return render.caveats(self, interface)
 
     @property
     def advice(self) -> str | None:

@@ -351,6 +351,11 @@ def _run_attribute(args: argparse.Namespace) -> int:
         result.to_frame().to_csv(sys.stdout)
         return 0
     width = None if args.wide else TABLE_WIDTH
+    caveats = result.caveats("command")
+    for line in caveats:  # first, one line each, whatever its length
+        print(line)
+    if caveats:
+        print()
     print(render_table(result.verdicts, width))
     if args.explain:   # one line per text under the table, which stays narrow
         arrow = "→" if can_encode("→") else "->"

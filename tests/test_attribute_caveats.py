@@ -1,0 +1,107 @@
+"""hclib.attribute says first, in one line, when its own known texts show that its verdicts
+cannot be trusted (issue #41's trial: the Federalist in the README's layout, leave-one-out
+14.3 % among three candidates, printed after the tables)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import hclib
+from hclib.attribution.render import caveats
+from hclib.attribution.result import Accuracy, Advice
+from test_attribute import WORDS, make_texts, write_folders
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def one_voice(seed: int = 0, length: int = 300) -> tuple[dict, dict]:
+    """Three "candidates" whose texts all come from one word distribution, 12 known texts
+    for the first and 3 for each other: the known texts cannot tell them apart, and a
+    corpus method leans to the smaller corpora, so it does worse than chance."""
+    rng = np.random.default_rng(seed)
+    base = 1 / np.arange(1, len(WORDS) + 1)
+    q = base / base.sum()
+
+    def text() -> str:
+        return " ".join(rng.choice(WORDS, size=length, p=q))
+    known = {"ann": [text() for _ in range(12)], "bob": [text() for _ in range(3)],
+             "cyd": [text() for _ in range(3)]}
+    return known, {f"u{i}.txt": text() for i in range(3)}
+
+
+def stub(value: float, low: float, n_candidates: int = 3, better: Advice | None = None,
+         compared: bool = False, n: int = 30) -> SimpleNamespace:
+    acc = Accuracy("leave-one-out", value * n, n, n, low, min(1.0, value + 0.2))
+    return SimpleNamespace(accuracy=acc, candidates=list("abcdef"[:n_candidates]),
+                           better=better, compared=compared)
+
+
+def test_the_rule_at_its_edges() -> None:
+    """CANNOT TELL at or below 1/C, CAUTION above it while the interval reaches 1/C,
+    nothing once the interval is above it; the advice to compare only when no comparison
+    was run; BETTER worded for the interface."""
+    assert caveats(stub(1 / 3, 0.2))[0].startswith("CANNOT TELL: right on 33.3% of the known")
+    assert "(1 in 3)" in caveats(stub(1 / 3, 0.2))[0]
+    assert caveats(stub(0.40, 1 / 3))[0].startswith("CAUTION: right on 40.0%")
+    assert caveats(stub(0.40, 0.34)) == []
+    assert caveats(stub(0.55, 0.45, n_candidates=2))[0].startswith("CAUTION")
+    assert caveats(stub(0.1, 0.0, n_candidates=1)) == []  # one candidate: no chance level
+    assert caveats(stub(0.0, 0.0, n=0)) == []  # no known text could be left out
+    assert caveats(stub(0.2, 0.1))[0].endswith("; compare=True compares other methods")
+    assert caveats(stub(0.2, 0.1), "command")[0].endswith("; --method auto compares other "
+                                                           "methods")
+    assert caveats(stub(0.2, 0.1, compared=True))[0].endswith("(1 in 3)")
+    mine = Accuracy("leave-one-out", 6, 30, 30, 0.1, 0.37)
+    better = Advice("burrows_delta", "words", "Burrows' Delta", 0.9, mine)
+    lines = caveats(stub(0.2, 0.1, better=better, compared=True), "command")
+    assert lines == ["CANNOT TELL: right on 20.0% of the known texts, no better than chance "
+                     "(1 in 3)", "BETTER on the known texts: Burrows' Delta on words, 90.0% "
+                     "against 20.0% (--method burrows_delta)"]
+    assert caveats(stub(0.9, 0.8, better=better))[0].endswith(
+        "(method='burrows_delta')")
+    with pytest.raises(ValueError, match="interface"):
+        caveats(stub(0.2, 0.1), "shell")
+
+
+def test_known_texts_at_chance_are_said_first() -> None:
+    """Texts of one voice under three names: the leave-one-out accuracy is at most 1/3 and
+    CANNOT TELL leads the ``repr``, the notebook's HTML and the JSON."""
+    known, unknown = one_voice()
+    res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+    assert res.accuracy.n and res.accuracy.value <= 1 / 3, res.accuracy
+    first = res.caveats()[0]
+    assert first.startswith("CANNOT TELL") and "(1 in 3)" in first
+    assert repr(res).startswith(f"<Attribution: {first}; method fisher")
+    assert res._repr_html_().index("CANNOT TELL") < res._repr_html_().index("candidates")
+    assert json.loads(res.to_json())["caveats"] == res.caveats()
+
+
+def test_no_caveat_when_the_known_texts_are_told_apart() -> None:
+    known, unknown, _ = make_texts(5)
+    res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+    assert res.accuracy.low > 1 / 3 and res.caveats() == []
+    assert json.loads(res.to_json())["caveats"] == []
+    assert repr(res).startswith("<Attribution: method fisher")
+
+
+def test_the_command_prints_the_caveats_before_the_table(tmp_path: Path) -> None:
+    known, unknown = one_voice(seed=1)
+    write_folders(tmp_path, known, unknown)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "hclib", "attribute", tmp_path / "known",
+                          tmp_path / "unknown", "--vocabulary", "60"], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("CANNOT TELL: right on"), lines[:3]
+    table = next(i for i, line in enumerate(lines) if "runner-up" in line)
+    assert all(line.startswith(("CANNOT TELL", "CAUTION", "BETTER"))
+               for line in lines[:table - 1]) and lines[table - 1] == ""
