@@ -61,7 +61,7 @@ from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel,
 __all__ = ["ALL_RIVALS_FILE", "BAND_CAP", "CHECK_DRAW", "CHECK_FILE", "CHECK_N",
            "DRAWS_FILE", "EARLIER_DRAWS", "FEW", "FEW_RULE", "MAIN_BAND", "TWIN_AUTHORS",
            "all_rivals_model", "answer", "check", "draws_answers", "fit_few", "fresh_draws",
-           "load", "relative_table", "store", "twins", "verdict"]
+           "load", "relative_table", "store", "table_answers", "twins", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 FEW_RULE = ("the shipped default with a second pooled model (score, pseudo log-odds, log "
@@ -166,7 +166,12 @@ def answer(problems: Sequence[Problem], few: VerificationModel | None,
     :data:`FEW`: the pooled model (``main``, default the stored one with the band of this
     rule's check, :data:`MAIN_BAND`) where it answers, then ``few``, then the
     pseudo-problems' answer; the relative score with ``options``."""
-    table = relative_table(problems, options)
+    return table_answers(relative_table(problems, options), few, main)
+
+
+def table_answers(table: pd.DataFrame, few: VerificationModel | None,
+                  main: VerificationModel | None = None) -> np.ndarray:
+    """:func:`answer` from the problems' :func:`relative_table`."""
     reason = table["reason"].fillna("").to_numpy(dtype=object)
     if main is None:
         main = replace(all_rivals_model(), band=MAIN_BAND)
