@@ -146,7 +146,9 @@ def federalist(frame: pd.DataFrame | None = None) -> pd.DataFrame:
 def verdict(frame: pd.DataFrame | None = None, fed: pd.DataFrame | None = None
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(per variant of the check: :func:`check_summary`, the share of the novels'
-    decisions withheld and whether the rule ``holds``; its AUC minus the others' per set;
+    decisions withheld, whether the ``earlier conditions``
+    (:func:`~hclib.studies.verification_picks.rule_holds`) and the ``Federalist target``
+    are met and whether the rule ``holds``; its AUC minus the others' per set;
     :func:`federalist`)."""
     frame = load() if frame is None else frame
     fed = federalist() if fed is None else fed
@@ -157,12 +159,13 @@ def verdict(frame: pd.DataFrame | None = None, fed: pd.DataFrame | None = None
     out["novels withheld"] = np.nan
     out.loc[INSEP, "novels withheld"] = float(
         (answered & novels[INSEP].eq(0.5)).sum() / max(int(answered.sum()), 1))
-    target = all(fed.loc[g, "same (variant)"] <= 0.05
-                 for g in ("Madison 1 known", "Madison 2 known"))
-    out["holds"] = False
-    out.loc[INSEP, "holds"] = bool(rule_holds(out.loc[SHIPPED], out.loc[INSEP])
+    out["earlier conditions"] = out["Federalist target"] = out["holds"] = False
+    out.loc[INSEP, "earlier conditions"] = rule_holds(out.loc[SHIPPED], out.loc[INSEP])
+    out.loc[INSEP, "Federalist target"] = all(
+        fed.loc[g, "same (variant)"] <= 0.05 for g in ("Madison 1 known", "Madison 2 known"))
+    out.loc[INSEP, "holds"] = bool(out.loc[INSEP, "earlier conditions"]
                                    and out.loc[INSEP, "novels withheld"] <= MAX_FLAGGED
-                                   and target)
+                                   and out.loc[INSEP, "Federalist target"])
     return out, differences(frame, reference=INSEP), fed
 
 
