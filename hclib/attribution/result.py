@@ -427,8 +427,7 @@ class Attribution(Result):
         return trust.differs(self)
 
     def caveats(self, interface: str = "python") -> list[str]:
-        """The lines printed first, when the known texts say the verdicts cannot be trusted
-        (:func:`hclib.attribution.render.caveats`)."""
+        """The lines printed first (:func:`hclib.attribution.render.caveats`)."""
         return render.caveats(self, interface)
 
     @property
@@ -439,7 +438,6 @@ class Attribution(Result):
     def summary_lines(self, interface: str = "python") -> list[str]:
         """What the command line prints under the table (:func:`hclib.attribution.render.summary_lines`)."""
         return render.summary_lines(self, interface)
-
 
     # ---- explanation
 
@@ -600,8 +598,6 @@ class Attribution(Result):
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04 - 1.2 / (len(rows) + 4)),
                   ncol=3, fontsize=8)
         return ax
-
-
 
     # ---- export (hclib.attribution.render)
 
