@@ -21,7 +21,7 @@ problems of the pool's kind an inseparable decision is no worse than the rest. W
 the Federalist's is the pair of signals: inseparable *and* known texts far from the pool,
 though not beyond :data:`~hclib.verification.relative.MISMATCH`. The training novels'
 known gaps (essays and pairs have pools under
-:data:`~hclib.verification.relative.KIND_MIN_POOL` texts: no gap) have median 0.99, 90th
+``KIND_MIN_POOL`` texts: no gap) have median 0.99, 90th
 percentile 1.1402, largest 1.25.
 
 **The variant** :data:`INSEP`: the default, with "no decision" (reason
@@ -29,7 +29,7 @@ percentile 1.1402, largest 1.25.
 :data:`~hclib.verification.relative.INSEPARABLE` and whose known texts' gap is at least
 :data:`GAP`, the 90th percentile of the training novels' known gaps rounded up to 0.01
 (1.15). Where the gap is not computed (a pool of fewer than
-:data:`~hclib.verification.relative.KIND_MIN_POOL` texts) nothing changes.
+``KIND_MIN_POOL`` texts of :mod:`hclib.verification.relative`) nothing changes.
 
 **The rule.** :data:`INSEP` replaces the default only if on draw :data:`CHECK_DRAW`
 (never run; 200 problems per test set) the conditions of the rules before it hold
@@ -145,7 +145,8 @@ def federalist(frame: pd.DataFrame | None = None) -> pd.DataFrame:
 
 def verdict(frame: pd.DataFrame | None = None, fed: pd.DataFrame | None = None
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(per variant of the check: :func:`check_summary`, the share of the novels'
+    """(per variant of the check:
+    :func:`~hclib.studies.verification_confirmation.check_summary`, the share of the novels'
     decisions withheld, whether the ``earlier conditions``
     (:func:`~hclib.studies.verification_picks.rule_holds`) and the ``Federalist target``
     are met and whether the rule ``holds``; its AUC minus the others' per set;
