@@ -92,6 +92,11 @@ def caveats(result: Attribution, interface: str = "python") -> list[str]:
     * ``CAUTION`` when it is above but its 95 % interval reaches down to :math:`1/C`;
     * ``BETTER`` when another configuration is clearly more accurate on the known texts
       (``compare=True``; :func:`advice_line` under the table gives the numbers).
+
+    Where the candidates cannot be told apart (synthetic texts of one word distribution
+    under three names, 6 or 12 known texts each, 400 seeds) the first two left no line in
+    6.5 % and 4.5 % of the runs: the Wilson interval treats the leave-one-out verdicts as
+    independent, which they are not.
     """
     check_interface(interface)
     acc, n_candidates = result.accuracy, len(result.candidates)
