@@ -16,7 +16,7 @@ import pytest
 
 import hclib
 from hclib.attribution.render import caveats
-from hclib.attribution.result import Accuracy, Advice
+from hclib.attribution.accuracy import Accuracy, Advice
 from test_attribute import WORDS, make_texts, write_folders
 
 ROOT = Path(__file__).resolve().parents[1]

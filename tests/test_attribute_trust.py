@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import hclib
-from hclib.attribution.result import Accuracy
+from hclib.attribution.accuracy import Accuracy
 from hclib.formulas.simulate import zipf_author_texts
 
 WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]

@@ -18,7 +18,7 @@ import pytest
 
 import hclib
 from hclib.attribution import render
-from hclib.attribution.result import Advice
+from hclib.attribution.accuracy import Advice
 from hclib.formulas.pvalues import allocation_pvalues
 from hclib.formulas.statistics import P_FLOOR, combine
 from hclib.texts.sources import read_stream

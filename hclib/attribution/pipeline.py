@@ -100,7 +100,8 @@ from .options import (COMPARE_UP_TO, DEFAULT_LOO_MATCH, DEFAULT_METHOD, LOO_TEXT
                       MIN_TOKENS, RULES, _check_level,
                       _check_min_tokens, _check_reject_by, _no_confidence_message,
                       _no_outsider_message, _single_text_message)
-from .result import Advice, Attribution
+from .accuracy import Advice
+from .result import Attribution
 from .selection import _method_table, _not_compared, select
 from .works import MAX_TEXTS, PIECES, detect_works
 from .impostors import pool_counts, read_pool, with_impostor_space

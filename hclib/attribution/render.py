@@ -24,7 +24,8 @@ from .methods import METHODS
 from .options import DEFAULT_METHOD, DEFAULT_NOTE
 
 if TYPE_CHECKING:  # annotations only: the result imports this module
-    from .result import Advice, Attribution
+    from .accuracy import Advice
+    from .result import Attribution
 
 __all__ = ["COLUMN_HELP", "COLUMN_LABELS", "INTERFACES", "REPR_VERDICTS", "TABLE_WIDTH",
            "advice_line", "caveats", "footer", "html_summary", "render_table", "shorten", "shorten_names",

@@ -3,7 +3,8 @@ r"""What :func:`hclib.attribute` returns: the verdicts, the accuracy, the words 
 :class:`Attribution` holds the tables of a call (the texts to attribute and the known texts
 left out, against every candidate) and derives from them, without recomputing, every
 verdict (rule ``"min"`` or ``"rank"``, ``reject=``, the confidence), the
-``Accuracy`` of the leave-one-out and an :class:`Explanation` (:math:`W^\dagger`, the
+accuracy of the leave-one-out (:mod:`hclib.attribution.accuracy`) and an
+:class:`Explanation` (:math:`W^\dagger`, the
 words behind a verdict). How they are computed is in :mod:`hclib.attribution.pipeline`; how
 they are printed in :mod:`hclib.attribution.render`.
 """
@@ -27,13 +28,13 @@ from hclib.texts.features import Features
 from hclib.texts.protocols import Protocol
 
 from . import render, trust
+from .accuracy import Accuracy, Advice
 from .methods import Method
 from .trust import Calibration, ExpectedAccuracy
 from .options import (INSUFFICIENT, MIN_TOKENS, TIE, UNK, _check_level, _check_reject_by,
                       _no_confidence_message, _no_outsider_message, _single_text_message)
 
-__all__ = ["BALANCE_RATIO", "Accuracy", "Advice", "Attribution", "ExpectedAccuracy",
-           "Explanation"]
+__all__ = ["BALANCE_RATIO", "Attribution", "ExpectedAccuracy", "Explanation"]
 
 
 #: The corpus-balance warning (:attr:`Attribution.balance`) is given under a corpus method when
@@ -63,62 +64,6 @@ class Explanation:
 
     def _repr_html_(self) -> str:  # pragma: no cover - notebook display
         return self.words._repr_html_() if not self.note else f"<p>{self.note}</p>"
-
-
-@dataclass(frozen=True)
-class Accuracy:
-    """An accuracy on the known texts: ``right`` of ``n`` texts (in ``groups`` groups), of
-    ``kind`` "grouped leave-one-out" or "leave-one-out", with its 95 % Wilson interval.
-
-    The interval treats the ``n`` verdicts as independent; texts of one group are not, so it
-    is too narrow when a few groups hold many texts.
-
-    ``between`` (``loo_match="bracket"`` on grouped texts): the accuracies of the two
-    leave-one-outs that bracket a new work's, ``(matched, unmatched)``; ``right`` is then
-    their mean count of right verdicts (a multiple of 1/2) and the interval is the hull of
-    the two Wilson intervals (from the lower of their low ends to the higher of their high
-    ends): either leave-one-out may be the higher one, so the interval always holds both
-    accuracies and their midpoint, ``low <= value <= high``."""
-
-    kind: str
-    right: float
-    n: int
-    groups: int
-    low: float
-    high: float
-    of: int | None = None  # the known texts that could be left out (``n`` may be a sample)
-    between: tuple[float, float] | None = None
-
-    @property
-    def value(self) -> float:
-        return self.right / self.n if self.n else float("nan")
-
-    def __str__(self) -> str:
-        if not self.n:
-            return f"{self.kind} accuracy: no known text could be left out"
-        where = (f"{self.n} known texts" if self.groups == self.n
-                 else f"{self.n} known texts in {self.groups} groups")
-        if self.of is not None and self.of > self.n:
-            where = f"a seeded sample of {where} (of {self.of:,})"
-        ends = "" if self.between is None else (
-            f", the midpoint of {self.between[0]:.1%} (every candidate one group fewer) and "
-            f"{self.between[1]:.1%} (only the own author one group fewer)")
-        return (f"{self.kind} accuracy on {where}: {self.value:.1%}{ends} "
-                f"(95% interval {self.low:.1%}–{self.high:.1%})")
-
-
-@dataclass(frozen=True)
-class Advice:
-    """Another configuration clearly more accurate on the known texts (``compare=True``): its
-    registry ``method`` name, ``features`` spec and ``label``, its ``accuracy``, and ``mine``,
-    the accuracy of the method used. :mod:`hclib.attribution.render` words it for Python
-    (``method='g2', features='words'``) or for the command line (``--method g2``)."""
-
-    method: str
-    features: str
-    label: str
-    accuracy: float
-    mine: Accuracy
 
 
 @dataclass(frozen=True, eq=False, repr=False)
