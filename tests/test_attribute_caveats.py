@@ -38,10 +38,10 @@ def one_voice(seed: int = 0, length: int = 300) -> tuple[dict, dict]:
 
 
 def stub(value: float, low: float, n_candidates: int = 3, better: Advice | None = None,
-         compared: bool = False, n: int = 30) -> SimpleNamespace:
+         compared: bool = False, n: int = 30, protocol: object = None) -> SimpleNamespace:
     acc = Accuracy("leave-one-out", value * n, n, n, low, min(1.0, value + 0.2))
     return SimpleNamespace(accuracy=acc, candidates=list("abcdef"[:n_candidates]),
-                           better=better, compared=compared)
+                           better=better, compared=compared, protocol=protocol)
 
 
 def test_the_rule_at_its_edges() -> None:
@@ -59,6 +59,8 @@ def test_the_rule_at_its_edges() -> None:
     assert caveats(stub(0.2, 0.1), "command")[0].endswith("; --method auto compares other "
                                                            "methods")
     assert caveats(stub(0.2, 0.1, compared=True))[0].endswith("(1 in 3)")
+    # under a PAN protocol no other method is compared, so none is suggested
+    assert caveats(stub(0.2, 0.1, protocol="pan18"))[0].endswith("(1 in 3)")
     mine = Accuracy("leave-one-out", 6, 30, 30, 0.1, 0.37)
     better = Advice("burrows_delta", "words", "Burrows' Delta", 0.9, mine)
     lines = caveats(stub(0.2, 0.1, better=better, compared=True), "command")

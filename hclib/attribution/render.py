@@ -110,7 +110,8 @@ def caveats(result: Attribution, interface: str = "python") -> list[str]:
         elif acc.low <= chance:
             lines.append(f"CAUTION: {said}, not clearly above chance (1 in {n_candidates}; "
                          f"95% interval from {acc.low:.1%})")
-        if lines and result.better is None and not result.compared:
+        if (lines and result.better is None and not result.compared
+                and result.protocol is None):  # a protocol's attribution compares none
             lines[-1] += (f"; {_option(interface, 'method', 'auto')} compares other methods"
                           if interface == "command" else
                           "; compare=True compares other methods")
