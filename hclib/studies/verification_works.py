@@ -1,0 +1,156 @@
+r"""A known author's works as the relative score's units (issue 41).
+
+The rule (:data:`WORKS_RULE`) was written and committed before its check ran.
+
+**Why.** With the author's works as sub-folders (``KNOWN/WORK/*.txt``) the conformal
+P-value joins the pieces of one work into one unit, so that no piece is scored against a
+sibling (:mod:`hclib.verification.pvalue`). The relative score behind P(same) does not:
+its units are the pieces, and its same-author pseudo-problems score each piece against
+the others, its siblings among them. A piece is nearer a sibling than a text of another
+work is, so those pseudo-problems look easier than the question asked (is a text of
+*another* work by the author?), and the problem's pseudo-problem log-odds, a feature of
+the pooled model, reads a text of another work as less alike. A trial of session 25 (five
+authors of :data:`hclib.studies.your_texts.NOVELS`, eight 3,000-word pieces of each of two
+novels known, the third novel's middle piece and the whole of it questioned, and the same
+of the next author's third novel; 20 problems): with the works joined, P(same) rose on
+all ten same-author problems (the whole novels .60 → .81, .60 → .81, .74 → .99, .64 →
+.99, .19 → .25) but on 6 of the 10 others too (one "same author" at .76); AUC .83
+against .875 with the pieces. Too few problems to choose by; hence this check.
+
+**The variant** :data:`JOINED`: the relative score's known units are the author's works,
+each the concatenation of its pieces (as the P-value's are); the current behaviour,
+:data:`PIECES`, keeps the pieces. Measured exactly as it would run: :func:`hclib.verify`
+with the joined works as the known texts, beside the pieces as the known texts (P(same)
+and the decisions come from the relative score alone).
+
+**The problems** (:func:`problems`; never used by a verification study): the Gutenberg
+piece sets of :func:`hclib.studies.trust.work_pieces` (``skip`` 0 and 12: 12 authors
+each, 3 works of 4 pieces of 2,000 words). For each author and each of its works in turn:
+the known texts are the author's 8 pieces of its two other works; questioned, the 4
+pieces of the work (same author) and the 4 pieces of the work at the same position of
+the next author (in alphabetical order; another author); the impostors are the default
+Gutenberg pool without the two authors. 36 problems of 8 questioned texts per set, 576
+answers in all, half by the known author.
+
+**The rule.** :data:`JOINED` replaces :data:`PIECES` for known texts in work folders only
+if, on the 576 answers pooled, its AUC is at least :data:`PIECES`'s, its c@1 at least
+:data:`PIECES`'s minus 0.01, and its :math:`C_{llr}` below 1.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from hclib.calibration.metrics import auc, c_at_1, cllr
+from hclib.studies.verification_study import DATA
+
+__all__ = ["CHECK_FILE", "JOINED", "PIECES", "SKIPS", "WORKS_RULE", "check", "load",
+           "problems", "verdict"]
+
+#: The rule, written and committed before its check ran (module docstring).
+WORKS_RULE = ("with known texts in work folders, the relative score's units are the "
+              "author's works, each its pieces joined (JOINED), instead of the pieces "
+              "(PIECES), only if on the 576 answers of the Gutenberg piece sets (skip 0 "
+              "and 12; each author's other two works known, a work of it or of the next "
+              "author questioned, the default pool without both authors) its AUC is at "
+              "least PIECES's, its c@1 at least PIECES's minus 0.01 and its Cllr below 1")
+#: The known author's works joined into one unit each.
+JOINED = "works joined"
+#: The pieces as the units (the behaviour before the rule).
+PIECES = "pieces"
+#: The piece sets of :func:`hclib.studies.trust.work_pieces` the check reads.
+SKIPS = (0, 12)
+#: The check's answers.
+CHECK_FILE = DATA / "verification_works_check.csv"
+
+Problem = tuple[str, str, list[str], list[list[str]], dict[str, str], dict[str, bool],
+                tuple[str, str]]
+
+
+def problems(skips: Sequence[int] = SKIPS) -> list[Problem]:
+    """(set, name, pieces known, the same pieces by work, questioned texts by name, whether
+    each is by the known author, the two authors) of each problem (module docstring)."""
+    from hclib.studies.trust import work_pieces
+
+    out = []
+    for skip in skips:
+        pieces = work_pieces(skip=skip)
+        authors = sorted(pieces["author"].unique())
+        works = {a: sorted(pieces.loc[pieces.author.eq(a), "work"].unique()) for a in authors}
+        for i, a in enumerate(authors):
+            b = authors[(i + 1) % len(authors)]
+            for k, work in enumerate(works[a]):
+                mine = pieces[pieces.author.eq(a)]
+                known = mine[mine.work.ne(work)]
+                by_work = [list(g["text"]) for _, g in known.groupby("work", sort=True)]
+                same = mine[mine.work.eq(work)]
+                other = pieces[pieces.author.eq(b) & pieces.work.eq(works[b][k])]
+                questioned = {f"same {j}": t for j, t in enumerate(same["text"])}
+                questioned.update({f"other {j}": t for j, t in enumerate(other["text"])})
+                truth = {name: name.startswith("same") for name in questioned}
+                out.append((f"skip {skip}", f"skip {skip} {a} work {work}",
+                            list(known["text"]), by_work, questioned, truth, (a, b)))
+    return out
+
+
+def _answer(job: Problem) -> list[dict[str, Any]]:
+    from hclib.verification.impostors import gutenberg_pool
+    from hclib.verification.verify import verify
+
+    part, name, flat, by_work, questioned, truth, authors = job
+    pool = gutenberg_pool().without(list(authors))
+    rows = []
+    for variant, known in ((PIECES, flat), (JOINED, [" ".join(w) for w in by_work])):
+        answers = verify(known, questioned, impostors=pool).pan_answers()
+        rows += [{"variant": variant, "set": part, "problem": name, "text": q,
+                  "same": truth[q], "answer": float(answers[q])} for q in questioned]
+    return rows
+
+
+def check(save: bool = True, jobs: int = 2) -> pd.DataFrame:
+    """The rule's check: one row per (variant, problem, questioned text)."""
+    todo = problems()
+    with mp.get_context("fork").Pool(jobs) as pool:
+        got = list(tqdm(pool.imap(_answer, todo), total=len(todo), desc="works"))
+    frame = pd.DataFrame([row for rows in got for row in rows])
+    if save:
+        frame.to_csv(CHECK_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def load() -> pd.DataFrame:
+    """The check's stored answers."""
+    return pd.read_csv(CHECK_FILE)
+
+
+def verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per variant (and per piece set): AUC, c@1, :math:`C_{llr}`, the share of
+    non-answers, and whether the rule ``holds`` for :data:`JOINED`."""
+    frame = load() if frame is None else frame
+    groups = [((variant, "pooled"), g) for variant, g in frame.groupby("variant", sort=False)]
+    groups += list(frame.groupby(["variant", "set"], sort=False))
+    rows = []
+    for (variant, part), g in groups:
+        t, p = g["same"].to_numpy(bool), g["answer"].to_numpy(float)
+        rows.append({"variant": variant, "set": part, "answers": len(g), "auc": auc(t, p),
+                     "c_at_1": c_at_1(t, p), "cllr": cllr(t, p),
+                     "non_answers": float(np.mean(p == 0.5))})
+    out = pd.DataFrame(rows).set_index(["variant", "set"])
+    new, old = out.loc[(JOINED, "pooled")], out.loc[(PIECES, "pooled")]
+    out["holds"] = False
+    out.loc[(JOINED, "pooled"), "holds"] = bool(new.auc >= old.auc
+                                                and new.c_at_1 >= old.c_at_1 - 0.01
+                                                and new.cllr < 1)
+    return out
+
+
+if __name__ == "__main__":
+    print(WORKS_RULE)
+    with pd.option_context("display.width", 200):
+        print(verdict(check()).round(4).to_string())
