@@ -30,3 +30,15 @@ def test_the_verdict_holds_when_the_variant_ranks_better():
     mine = frame.variant.eq(works.JOINED)
     frame.loc[mine, "answer"] = frame.loc[mine, "same"].map({True: 0.9, False: 0.1})
     assert works.verdict(frame).loc[(works.JOINED, "pooled"), "holds"]
+
+
+def test_general_impostors_beside_it_is_read_as_reported():
+    from hclib.studies.verification_study import BASELINE
+
+    table = works.verdict()
+    gi = table.loc[(BASELINE, "pooled")]
+    assert gi.answers == 576 and gi.auc > table.loc[(works.PIECES, "pooled"), "auc"]
+    diff = works.against_baseline(draws=300)
+    assert diff["low"] <= diff["difference"] <= diff["high"] < 0
+    assert abs(diff["difference"] - (table.loc[(works.PIECES, "pooled"), "auc"] - gi.auc)) \
+        < 1e-9
