@@ -10,7 +10,7 @@ the others, its siblings among them. A piece is nearer a sibling than a text of 
 work is, so those pseudo-problems look easier than the question asked (is a text of
 *another* work by the author?), and the problem's pseudo-problem log-odds, a feature of
 the pooled model, reads a text of another work as less alike. A trial of session 25 (five
-authors of :data:`hclib.studies.your_texts.NOVELS`, eight 3,000-word pieces of each of two
+authors of ``NOVELS`` in :mod:`hclib.studies.your_texts`, eight 3,000-word pieces of each of two
 novels known, the third novel's middle piece and the whole of it questioned, and the same
 of the next author's third novel; 20 problems): with the works joined, P(same) rose on
 all ten same-author problems (the whole novels .60 → .81, .60 → .81, .74 → .99, .64 →
