@@ -32,7 +32,7 @@ from hclib.texts.sources import (DEFAULT_PATTERN, MAX_TEXT_BYTES, Skipped, Skipp
                                  read_stream, read_text, reading, report_skipped, skip_notice,
                                  text_files, unique_names)
 
-from .command import HelpFormatter, UsageError, can_encode
+from .command import HelpFormatter, UsageError, can_encode, print_caveats
 
 __all__ = ["STDIN", "STDIN_NAME", "add_parser"]
 
@@ -351,11 +351,7 @@ def _run_attribute(args: argparse.Namespace) -> int:
         result.to_frame().to_csv(sys.stdout)
         return 0
     width = None if args.wide else TABLE_WIDTH
-    caveats = result.caveats("command")
-    for line in caveats:  # first, one line each, whatever its length
-        print(line)
-    if caveats:
-        print()
+    print_caveats(result)
     print(render_table(result.verdicts, width))
     if args.explain:   # one line per text under the table, which stays narrow
         arrow = "→" if can_encode("→") else "->"

@@ -18,9 +18,13 @@ import shutil
 import sys
 import zipfile
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the command starts without pandas
+    from hclib._results import Result
 
 __all__ = ["SUBCOMMAND_MODULES", "UsageError", "HelpFormatter", "build_parser", "main",
-           "one_line", "can_encode"]
+           "one_line", "can_encode", "print_caveats"]
 
 # Modules that each add one or more subcommands (``add_parser(subparsers)``).
 SUBCOMMAND_MODULES: tuple[str, ...] = ("hclib.cli.data", "hclib.cli.attribute",
@@ -89,6 +93,16 @@ def can_encode(text: str, stream=None) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def print_caveats(result: Result) -> None:
+    """A result's caveats (``result.caveats("command")``), first, one line each whatever
+    its length, and a blank line after them when there are any."""
+    caveats = result.caveats("command")
+    for line in caveats:
+        print(line)
+    if caveats:
+        print()
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:

@@ -40,7 +40,7 @@ from hclib.verification.verify import (BAND, DEFAULT_DISTANCE, DEFAULT_METHOD, M
                                        VerificationModel, verify)
 
 from .attribute import _skip_notice, _unknown_texts
-from .command import HelpFormatter, UsageError
+from .command import HelpFormatter, UsageError, print_caveats
 
 __all__ = ["DATASET_IMPOSTORS", "add_parser"]
 
@@ -177,11 +177,7 @@ def _run(args: argparse.Namespace) -> int:
 def _print_table(result: Verification, explain: int, names: set[str] | None) -> None:
     """The caveats (first, one line each), the table, the words, the legend and the
     summary."""
-    caveats = result.caveats("command")
-    for line in caveats:  # first, one line each, whatever its length
-        print(line)
-    if caveats:
-        print()
+    print_caveats(result)
     print(result.render(TABLE_WIDTH))
     if explain:
         left = " (proper names left out)" if names is not None else ""
