@@ -55,7 +55,11 @@ def test_the_rule_at_its_edges() -> None:
     assert caveats(stub(0.40, 0.34)) == []
     assert caveats(stub(0.55, 0.45, n_candidates=2))[0].startswith("CAUTION")
     assert caveats(stub(0.1, 0.0, n_candidates=1)) == []  # one candidate: no chance level
-    assert caveats(stub(0.0, 0.0, n=0)) == []  # no known text could be left out
+    # no known text could be left out: nothing measures the verdicts, said first
+    assert caveats(stub(0.0, 0.0, n=0)) == [
+        "UNCHECKED: no known text could be left out (a candidate needs two), so nothing "
+        "shows these verdicts beat chance (1 in 3)"]
+    assert caveats(stub(0.0, 0.0, n=0, n_candidates=1)) == []
     assert caveats(stub(0.2, 0.1))[0].endswith("; compare=True compares other methods")
     assert caveats(stub(0.2, 0.1), "command")[0].endswith("; --method auto compares other "
                                                            "methods")
@@ -126,3 +130,12 @@ def test_the_command_prints_the_caveats_before_the_table(tmp_path: Path) -> None
     table = next(i for i, line in enumerate(lines) if "runner-up" in line)
     assert all(line.startswith(("CANNOT TELL", "CAUTION", "BETTER"))
                for line in lines[:table - 1]) and lines[table - 1] == ""
+
+
+def test_one_known_text_per_candidate_is_said_to_be_unchecked() -> None:
+    """One known text per candidate: no leave-one-out, so the first line says the verdicts
+    are unchecked (the command as the README runs it, and Python)."""
+    known, unknown = one_voice(counts=(1, 1, 1))
+    res = hclib.attribute(known, unknown, vocabulary=60, progress=False)
+    assert res.accuracy.n == 0 and res.caveats()[0].startswith("UNCHECKED")
+    assert repr(res).startswith("<Attribution: UNCHECKED")

@@ -92,7 +92,9 @@ def caveats(result: Attribution, interface: str = "python") -> list[str]:
       of a guess among the :math:`C` candidates, :math:`a \\le 1/C`;
     * ``CAUTION`` when it is above but its 95 % interval reaches down to :math:`1/C`;
     * ``BETTER`` when another configuration is clearly more accurate on the known texts
-      (``compare=True``; :func:`advice_line` under the table gives the numbers).
+      (``compare=True``; :func:`advice_line` under the table gives the numbers);
+    * ``UNCHECKED`` when no known text could be left out (one per candidate): nothing
+      measures the verdicts.
 
     Where the candidates cannot be told apart (synthetic texts of one word distribution
     under three names, 6 or 12 known texts each, 400 seeds) the first two left no line in
@@ -102,6 +104,9 @@ def caveats(result: Attribution, interface: str = "python") -> list[str]:
     check_interface(interface)
     acc, n_candidates = result.accuracy, len(result.candidates)
     lines = []
+    if not acc.n and n_candidates > 1:
+        lines.append("UNCHECKED: no known text could be left out (a candidate needs two), "
+                     f"so nothing shows these verdicts beat chance (1 in {n_candidates})")
     if acc.n and n_candidates > 1:
         chance = 1 / n_candidates
         said = f"right on {acc.value:.1%} of the known texts"
