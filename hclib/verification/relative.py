@@ -103,7 +103,10 @@ class RelativeConfig:
     (``"whole"``: at up to twice the length; its same-author pseudo-problems are then the
     pool authors' only, and a pool without an author of two texts falls back to halves);
     ``rivals_per_subset``: on each subset, only that many of the rivals, drawn at random
-    (as General Impostors draws its impostors per round), face the author's side; 0: all."""
+    (as General Impostors draws its impostors per round), face the author's side; 0: all;
+    ``known_units``: with two known texts or more, the author's side is each text cut to
+    the score's length (``"texts"``) or all of them pooled, uncut, into one profile
+    (``"pooled"``, as General Impostors pools them; :func:`relative_scores`)."""
 
     distance: str = "minmax"
     n_subsets: int = 100
@@ -115,6 +118,7 @@ class RelativeConfig:
     n_words: int = 1000
     one_known: str = "halves"
     rivals_per_subset: int = 0
+    known_units: str = "texts"
 
     def __post_init__(self) -> None:
         if self.distance not in DISTANCES:
@@ -122,6 +126,9 @@ class RelativeConfig:
                              f"{self.distance!r}")
         if self.statistic not in ("share", "rank"):
             raise ValueError(f"statistic must be 'share' or 'rank', got {self.statistic!r}")
+        if self.known_units not in ("texts", "pooled"):
+            raise ValueError(f"known_units must be 'texts' or 'pooled', got "
+                             f"{self.known_units!r}")
         if self.one_known not in ("halves", "whole", "short whole"):
             raise ValueError(f"one_known must be 'halves', 'whole' or 'short whole', got "
                              f"{self.one_known!r}")
@@ -252,7 +259,8 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
                     masks: np.ndarray, config: RelativeConfig, *,
                     impostor_authors: Sequence[str] | None = None,
                     pool_same: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
-                    halves: bool = False) -> dict[str, object]:
+                    halves: bool = False, whole: np.ndarray | None = None
+                    ) -> dict[str, object]:
     """The score of one questioned text (counts of its windows, ``q``: w × V) against the
     known units' counts (``known``, n × V, n ≥ 2: one text cut in halves, ``halves``; or
     one whole text, n = 1, with ``halves`` and ``pool_same`` given) and
@@ -260,13 +268,22 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     with the pseudo-problems' scores (module docstring). ``pool_same``: same-author
     pseudo-problems of pool authors with two texts or more, ``(author, text, their other
     texts)``, each scored against the impostors by other authors; with ``halves`` they
-    replace the known halves' (two halves of one text are nearer than two texts)."""
+    replace the known halves' (two halves of one text are nearer than two texts).
+
+    ``whole``: the known units' counts uncut (n × V). With ``known_units="pooled"``, two
+    units or more and no ``halves``, the author's side is their sum :math:`P` (one
+    profile, as General Impostors pools the known texts): :math:`Q` against :math:`P`;
+    each same-author pseudo-problem :math:`K_j` (cut) against :math:`P - K_j`; each
+    impostor pseudo-problem against :math:`P`; a pool author's text against the sum of
+    its others."""
     q = np.atleast_2d(q)
     w, n, m = q.shape[0], known.shape[0], impostors.shape[0]
     if n < (1 if halves and pool_same else 2) or m < 2:
         raise ValueError("the relative score needs two known texts (or halves, or one "
                          "whole text with pool authors' pseudo-problems) and two "
                          "impostors at least")
+    pooled = (config.known_units == "pooled" and whole is not None and not halves
+              and n >= 2)
     texts = [q, known, impostors]
     iq, ik, ii = np.arange(w), w + np.arange(n), w + n + np.arange(m)
     who = np.asarray(impostor_authors if impostor_authors is not None else
@@ -274,10 +291,18 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     pseudo = ii[:min(PSEUDO, m)]
     extra = []
     at = w + n + m
+    if pooled:  # P, then P - K_j for each j
+        assert whole is not None
+        total = whole.sum(axis=0, keepdims=True)
+        texts += [total, total - whole]
+        ip, im = at, at + 1 + np.arange(n)
+        at += 1 + n
     for author, x, units in pool_same:
         rivals = ii[who != author]
         if rivals.size == 0:  # every chosen impostor is by this author: no rival to face
             continue
+        if pooled:
+            units = units.sum(axis=0, keepdims=True)
         texts += [np.atleast_2d(x), units]
         extra.append((at, at + 1 + np.arange(units.shape[0]), rivals))
         at += 1 + units.shape[0]
@@ -290,11 +315,20 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
                 if x != y:  # every distance here is symmetric
                     pairs.setdefault((min(x, y), max(x, y)), len(pairs))
 
-    want(iq, ik)
+    if not pooled:
+        want(iq, ik)
     want(iq, ii)
-    want(ik, ik)
+    if not pooled:
+        want(ik, ik)
     want(ik, ii)
     want(pseudo, ii)
+    if pooled:
+        want(ip, iq)
+        want(ip, ii)
+        want(ip, pseudo)
+        for j, mj in zip(ik, im):
+            want(j, mj)
+        want(im, ii)
     for x, units, others in extra:
         want(x, units)
         want(x, others)
@@ -336,11 +370,16 @@ def relative_scores(q: np.ndarray, known: np.ndarray, impostors: np.ndarray,
     k = min([m, *(r.size for r in rivals_of.values()), *(o.size for *_, o in extra)])
     k = max(k, 1)
     picks = config.rival_picks(k)
-    fb = np.array([score(x, ik, ii[:k]) for x in iq])
+    author = np.array([ip]) if pooled else ik
+    fb = np.array([score(x, author, ii[:k]) for x in iq])
     fwd, bwd = float(fb[:, 0].mean()), float(fb[:, 1].mean())
-    same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii[:k])) for j in ik]
+    if pooled:
+        same = [np.mean(score(j, np.array([mj]), ii[:k])) for j, mj in zip(ik, im)]
+    else:
+        same = [] if halves and extra else [np.mean(score(j, ik[ik != j], ii[:k]))
+                                            for j in ik]
     same += [np.mean(score(x, units, others[:k])) for x, units, others in extra]
-    diff = [np.mean(score(i, ik, rivals_of[i][:k])) for i in pseudo]
+    diff = [np.mean(score(i, author, rivals_of[i][:k])) for i in pseudo]
     return {"score": (fwd + bwd) / 2, "forward": fwd, "backward": bwd,
             "same": np.array(same), "different": np.array(diff),
             "separation": separation(np.array(same), np.array(diff)), "rivals": k}

@@ -267,9 +267,11 @@ class _Problem:
                 break
         if len(units) == 1 and not pool_same:
             return None
+        whole = (np.vstack([_counts(u, [(0, u.size)], v) for u in units])
+                 if self.config.known_units == "pooled" else None)
         out = relative_scores(q_windows, known, imp[chosen], self.config.masks(v),
                               self.config, impostor_authors=authors[chosen],
-                              pool_same=pool_same, halves=self.split)
+                              pool_same=pool_same, halves=self.split, whole=whole)
         out["relative_length"] = length
         out["kind_q"], out["kind_k"] = kind_gaps(q_windows, known, imp, self.pool.authors)
         return out
@@ -378,8 +380,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
            distance: str = DEFAULT_DISTANCE, n_subsets: int = 100, share: float = 0.5,
            n_impostors: int = 30, statistic: str = "share", seed: int = 0,
            relative_words: int = 1000, calibration: str | None = None,
-           one_known: str = "halves", rivals_per_subset: int | None = None
-           ) -> Verification:
+           one_known: str = "halves", rivals_per_subset: int | None = None,
+           known_units: str = "texts") -> Verification:
     """Did the author of ``known`` write each ``questioned`` text? (module docstring)
 
     Parameters
@@ -416,6 +418,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
         then the pool authors' only, and a pool without an author of two texts falls back
         to halves), or whole only below
         :data:`~hclib.verification.relative.WHOLE_BELOW` items (``"short whole"``).
+    known_units
+        With two known texts or more: compare each one (``"texts"``, the default) or all
+        of them pooled into one profile (``"pooled"``, as General Impostors does;
+        :func:`~hclib.verification.relative.relative_scores`).
     rivals_per_subset
         On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
         face the author's side (as General Impostors draws impostors per round); 0: all;
@@ -442,7 +448,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     min_tokens = check_positive_int(min_tokens, "min_tokens")
     config = RelativeConfig(distance, n_subsets, share, n_impostors, statistic, seed, gamma,
                             relative_words, one_known,
-                            0 if rivals_per_subset is None else rivals_per_subset)
+                            0 if rivals_per_subset is None else rivals_per_subset,
+                            known_units)
     gamma = _check_gamma_for(method, gamma)
     names, items, pool, m, feats, works = _setup(known, impostors, method, features,
                                                  vocabulary, gamma)
@@ -457,7 +464,7 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
             gamma=gamma, distance=distance, n_subsets=n_subsets, share=share,
             n_impostors=n_impostors, statistic=statistic, seed=seed,
             relative_words=relative_words, one_known=one_known,
-            rivals_per_subset=rivals_per_subset)
+            rivals_per_subset=rivals_per_subset, known_units=known_units)
     fitted_on = ""
     stored: list[VerificationModel] = []
     if model is None:

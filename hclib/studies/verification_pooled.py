@@ -1,0 +1,176 @@
+r"""The known texts pooled into one profile, as General Impostors pools them (issue 41).
+
+The rule (:data:`POOLED_RULE`) was written and committed before its check ran.
+
+**Why.** Where a problem has several known texts, hclib's General Impostors baseline is
+ahead of the default: on the Federalist set by .016 to .027 in AUC over draws 13–17
+(1–5 known papers of about 800 words; no interval clear of 0), and on the Gutenberg work
+problems of :mod:`hclib.studies.verification_works` (8 known pieces) by .027 (−.056 to
++.000). The two scores differ in how they read the known texts: the relative score
+(:mod:`hclib.verification.relative`) compares the questioned text with each known text
+cut to one length and averages; General Impostors sums the known texts into one profile
+of relative frequencies, uncut, and compares the questioned text with that. A profile
+of many texts has less of any one text's topic and less sampling noise, so the author's
+side of each comparison is steadier. With one known text nothing changes (its halves, or
+the pool authors' pseudo-problems, as now).
+
+**The variant** :data:`POOLED` (``known_units="pooled"``,
+:class:`~hclib.verification.relative.RelativeConfig`): with two known texts or more, the
+author's side is their sum :math:`P`, uncut (min-max compares relative frequencies, so
+the lengths need not match); the questioned text's windows against :math:`P`; each
+same-author pseudo-problem :math:`K_j` (cut to the score's length) against
+:math:`P - K_j`; each impostor pseudo-problem against :math:`P`; a pool author's
+pseudo-problem against the sum of its other texts. Both models of the default fitted
+again on this score, as :func:`hclib.studies.verification_picks.fit_models` fits the
+shipped ones (the same training problems, twins, cap and guard; 10 rivals per subset).
+The length is left to the pseudo-problems, which are pooled alike (:math:`P - K_j` is
+one text shorter than :math:`P`, so the same-author pseudo-problems are, if anything,
+harder than the real one).
+
+**The rule.** :data:`POOLED` replaces the default only if on draw :data:`CHECK_DRAW`
+(never run; 200 problems per test set) the conditions of the earlier rules hold
+(:func:`~hclib.studies.verification_picks.rule_holds`: mean AUC over the four sets and
+AUC on the pairs at least the default's, :math:`C_{llr}` below 1 on every set,
+non-answers under 20 % on the novels and the pairs, mean c@1 at most 0.01 below the
+default's) and its AUC on the Federalist set is at least the default's. Measured beside,
+with no condition: the AUC of each against General Impostors per set (paired bootstrap),
+and the Gutenberg work problems of :mod:`hclib.studies.verification_works` (used before,
+by its rule and to find this hypothesis). Disclosed: a smoke test before the rule scored
+14 problems of draw 3 (8 per set) with both units, raw scores only.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from typing import Any
+
+import pandas as pd
+from tqdm import tqdm
+
+from hclib.studies.verification_confirmation import (check_answers, check_summary,
+                                                      differences, test_problems)
+from hclib.studies.verification_picks import (CHECK_N, OPTIONS, SHIPPED, fit_models,
+                                              rule_holds)
+from hclib.studies.verification_rivals import relative_table, table_answers
+from hclib.studies.verification_study import DATA, STUDY_OPTIONS, Options
+
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "POOLED", "POOLED_OPTIONS", "POOLED_RULE",
+           "WORKS_FILE", "check", "load", "verdict", "works", "works_verdict"]
+
+#: The rule, written and committed before its check ran (module docstring).
+POOLED_RULE = ("the default with two or more known texts pooled into one profile "
+               "(known_units='pooled'; both models fitted again on that score as "
+               "verification_picks.fit_models fits them) replaces the default only if on "
+               "draw 18 (never run; 200 problems per test set) "
+               "verification_picks.rule_holds holds and its AUC on the Federalist set is "
+               "at least the default's; General Impostors and the work problems of "
+               "verification_works are measured beside, with no condition")
+#: The check's draw (never run before the rule).
+CHECK_DRAW = 18
+#: The variant.
+POOLED = SHIPPED + ", known texts pooled"
+#: The relative options of :data:`POOLED`.
+POOLED_OPTIONS: Options = (*OPTIONS, ("known_units", "pooled"))
+#: The check's answers (:func:`check`).
+CHECK_FILE = DATA / "verification_pooled_check.csv"
+#: The work problems' answers (:func:`works`).
+WORKS_FILE = DATA / "verification_pooled_works.csv"
+
+
+def check(save: bool = True) -> pd.DataFrame:
+    """The rule's check: one row per (variant, problem) of the default, :data:`POOLED`
+    and General Impostors on draw :data:`CHECK_DRAW`."""
+    from hclib.studies.verification_seeds import default_models
+
+    main, few = default_models()
+    new_main, new_few = fit_models(POOLED_OPTIONS)
+    test = test_problems(CHECK_DRAW, CHECK_N)
+    shipped = table_answers(relative_table(test, OPTIONS), few, main)
+    pooled = table_answers(relative_table(test, POOLED_OPTIONS), new_few, new_main)
+    return check_answers(test, {SHIPPED: shipped, POOLED: pooled},
+                         CHECK_FILE if save else None)
+
+
+def load() -> pd.DataFrame:
+    """The check's stored answers."""
+    return pd.read_csv(CHECK_FILE)
+
+
+def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per variant: :func:`~hclib.studies.verification_confirmation.check_summary` with
+    the Federalist AUC and whether the rule ``holds``; :data:`POOLED`'s AUC minus the
+    others' per set, paired bootstrap)."""
+    frame = load() if frame is None else frame
+    out = check_summary(frame)
+    fed = frame[frame.set.eq("Federalist")]
+    from hclib.calibration.metrics import auc
+
+    out["federalist_auc"] = [auc(g["same"].to_numpy(bool), g["answer"].to_numpy(float))
+                             for v, g in ((v, fed[fed.variant.eq(v)]) for v in out.index)]
+    out["holds"] = False
+    ship, new = out.loc[SHIPPED], out.loc[POOLED]
+    out.loc[POOLED, "holds"] = bool(rule_holds(ship, new)
+                                    and new.federalist_auc >= ship.federalist_auc)
+    return out, differences(frame, reference=POOLED)
+
+
+def _works_rows(job: tuple[Any, ...]) -> list[dict[str, Any]]:
+    from hclib.verification.impostors import gutenberg_pool
+    from hclib.verification.verify import verify
+
+    part, name, flat, _, questioned, truth, authors = job
+    pool = gutenberg_pool().without(list(authors))
+    rows = []
+    for variant, options in ((SHIPPED, OPTIONS), (POOLED, POOLED_OPTIONS)):
+        res = verify(flat, questioned, impostors=pool, calibration="pseudo",
+                     **(STUDY_OPTIONS | dict(options)))
+        table = res.table.assign(answer=res.pan_answers())
+        rows += [table.loc[q].to_dict() | {"variant": variant, "set": part,
+                                           "problem": name, "text": q, "same": truth[q]}
+                 for q in questioned]
+    return rows
+
+
+def works(save: bool = True, jobs: int = 2) -> pd.DataFrame:
+    """The work problems of :mod:`hclib.studies.verification_works` (its pieces known)
+    answered by the default and by :data:`POOLED`, each with its own models (a
+    measurement beside the rule)."""
+    from hclib.studies.verification_seeds import default_models
+    from hclib.studies.verification_works import problems
+
+    todo = problems()
+    with mp.get_context("fork").Pool(jobs) as pool:
+        got = list(tqdm(pool.imap(_works_rows, todo), total=len(todo), desc="works"))
+    table = pd.DataFrame([row for rows in got for row in rows])
+    models = {SHIPPED: default_models(), POOLED: fit_models(POOLED_OPTIONS)}
+    parts = []
+    for variant, (main, few) in models.items():
+        t = table[table.variant.eq(variant)].reset_index(drop=True)
+        parts.append(t[["variant", "set", "problem", "text", "same"]].assign(
+            answer=table_answers(t, few, main)))
+    frame = pd.concat(parts, ignore_index=True)
+    if save:
+        frame.to_csv(WORKS_FILE, index=False, float_format="%.6g")
+    return frame
+
+
+def works_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per variant (and piece set) of :func:`works` (stored by default), General
+    Impostors' beside: AUC, c@1, :math:`C_{llr}`, non-answers
+    (:func:`hclib.studies.verification_works.verdict`'s table without its rule)."""
+    from hclib.studies.verification_works import BASELINE_FILE, verdict as works_table
+
+    frame = pd.read_csv(WORKS_FILE) if frame is None else frame
+    both = pd.concat([frame, pd.read_csv(BASELINE_FILE)], ignore_index=True)
+    both["variant"] = both["variant"].replace({SHIPPED: "pieces", POOLED: "works joined"})
+    out = works_table(both).drop(columns="holds")
+    return out.rename(index={"pieces": SHIPPED, "works joined": POOLED}, level=0)
+
+
+if __name__ == "__main__":
+    print(POOLED_RULE)
+    verdict_table, diff = verdict(check())
+    with pd.option_context("display.width", 200):
+        print(verdict_table.to_string())
+        print(diff.to_string())
+    print(works_verdict(works()).round(4).to_string())
