@@ -421,7 +421,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     known_units
         With two known texts or more: compare each one (``"texts"``, the default) or all
         of them pooled into one profile (``"pooled"``, as General Impostors does;
-        :func:`~hclib.verification.relative.relative_scores`).
+        :func:`~hclib.verification.relative.relative_scores`; its P(same) comes from the
+        pseudo-problems, since the stored models were fitted on the texts' score). Its
+        rule did not hold (:mod:`hclib.studies.verification_pooled`: better on many
+        known texts of one kind, worse on essays of mixed topics).
     rivals_per_subset
         On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
         face the author's side (as General Impostors draws impostors per round); 0: all;
