@@ -60,25 +60,44 @@ any topic. The default keeps the texts; ``known_units="pooled"`` stays an option
 :func:`hclib.verify`, whose P(same) then comes from the problem's own pseudo-problems
 (the stored models were fitted on the texts' score; the models this check fitted are not
 stored).
+
+**A second rule** (:data:`CHOSEN_RULE`, written after the first check and before its
+own): let each problem choose. Its own pseudo-problems say which units read it better:
+:data:`CHOSEN` scores a problem of two known texts or more with the pooled profile
+where the pooled score's pseudo-problems separate the author from the impostors better
+(a larger *separation*, :func:`hclib.verification.relative.separation`) than the texts'
+do, and with the texts otherwise (ties, and one known text: the texts); both models
+fitted again on that score, as for :data:`POOLED`. Known texts of one kind should pool
+(the Federalist, works), known texts of mixed topics should not (the essays); the
+choice uses no label of the problem. Conditions: the first rule's, on draw
+:data:`CHOSEN_DRAW` (never run). Beside: draw 18 again (used) and the work problems.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
 from hclib.studies.verification_confirmation import (check_answers, check_summary,
                                                       differences, test_problems)
-from hclib.studies.verification_picks import (CHECK_N, OPTIONS, SHIPPED, fit_models,
-                                              rule_holds)
-from hclib.studies.verification_rivals import relative_table, table_answers
+from hclib.studies.verification_picks import (CHECK_N, NARROW_CAP, OPTIONS, SHIPPED,
+                                              fit_models, rule_holds)
+from hclib.studies.verification_rivals import relative_table, table_answers, twins
+from hclib.studies.verification_sets import Problem
 from hclib.studies.verification_study import DATA, STUDY_OPTIONS, Options
+from hclib.verification.model import VerificationModel
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "POOLED", "POOLED_OPTIONS", "POOLED_RULE",
-           "WORKS_FILE", "check", "load", "verdict", "works", "works_verdict"]
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "CHOSEN", "CHOSEN_D18_FILE", "CHOSEN_DRAW",
+           "CHOSEN_FILE", "CHOSEN_RULE", "POOLED", "POOLED_OPTIONS", "POOLED_RULE",
+           "WORKS_FILE", "check", "check_chosen", "chosen_table", "fit_chosen", "load",
+           "verdict", "works", "works_verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 POOLED_RULE = ("the default with two or more known texts pooled into one profile "
@@ -96,6 +115,20 @@ POOLED = SHIPPED + ", known texts pooled"
 POOLED_OPTIONS: Options = (*OPTIONS, ("known_units", "pooled"))
 #: The check's answers (:func:`check`).
 CHECK_FILE = DATA / "verification_pooled_check.csv"
+#: The second rule, written and committed before its check ran (module docstring).
+CHOSEN_RULE = ("each problem of two known texts or more scored with the pooled profile "
+               "where its pooled pseudo-problems' separation is larger than its texts' "
+               "(the texts otherwise), both models fitted again on that score, replaces "
+               "the default only if on draw 19 (never run; 200 problems per test set) "
+               "verification_picks.rule_holds holds and its AUC on the Federalist set is "
+               "at least the default's; draw 18 and the work problems measured beside")
+#: The second rule's draw (never run before the rule).
+CHOSEN_DRAW = 19
+#: The second rule's variant.
+CHOSEN = SHIPPED + ", units chosen by separation"
+#: The second check's answers (:func:`check_chosen`), and draw 18's beside.
+CHOSEN_FILE = DATA / "verification_pooled_chosen.csv"
+CHOSEN_D18_FILE = DATA / "verification_pooled_chosen_d18.csv"
 #: The work problems' answers (:func:`works`).
 WORKS_FILE = DATA / "verification_pooled_works.csv"
 
@@ -114,14 +147,60 @@ def check(save: bool = True) -> pd.DataFrame:
                          CHECK_FILE if save else None)
 
 
-def load() -> pd.DataFrame:
-    """The check's stored answers."""
-    return pd.read_csv(CHECK_FILE)
+def load(file: Path = CHECK_FILE) -> pd.DataFrame:
+    """A check's stored answers (the first rule's by default)."""
+    return pd.read_csv(file)
 
 
-def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def chosen_table(problems: Sequence[Problem]) -> pd.DataFrame:
+    """:data:`CHOSEN`'s relative table: each problem's row of the pooled profile where its
+    separation is larger than the texts' (module docstring), else the texts' row."""
+    texts = relative_table(problems, OPTIONS)
+    pooled = relative_table(problems, POOLED_OPTIONS)
+    better = pooled["separation"].to_numpy(float) > texts["separation"].to_numpy(float)
+    return texts.where(~pd.Series(better, index=texts.index), pooled, axis=0)
+
+
+def fit_chosen() -> tuple[VerificationModel, VerificationModel]:
+    """(pooled model, few-rivals model) of :data:`CHOSEN`, fitted as
+    :func:`~hclib.studies.verification_picks.fit_models` fits them (the same problems,
+    cap, guard and rivals per subset) on :func:`chosen_table`."""
+    from hclib.studies.verification_followups import stored_training
+    from hclib.verification.model import FEW_FEATURES, POOLED_FEATURES, fit_model
+
+    rivals = dict(OPTIONS)["rivals_per_subset"]
+    fitted = []
+    for todo, features in ((stored_training(), POOLED_FEATURES),
+                           (twins(stored_training()), FEW_FEATURES)):
+        table = chosen_table(todo)
+        model = fit_model(table, np.array([p.same for p in todo]), features=features,
+                          max_non_answers=NARROW_CAP)
+        fitted.append(replace(model, rivals_per_subset=rivals))
+    main, few = fitted
+    table = chosen_table(stored_training())
+    main = replace(main, min_rivals=int(np.nanmin(table["rivals"].to_numpy(float))))
+    return main, few
+
+
+def check_chosen(draw: int = CHOSEN_DRAW, save: bool = True) -> pd.DataFrame:
+    """The second rule's check on ``draw`` (:data:`CHOSEN_DRAW`; 18 beside): one row per
+    (variant, problem) of the default, :data:`CHOSEN` and General Impostors."""
+    from hclib.studies.verification_seeds import default_models
+
+    main, few = default_models()
+    new_main, new_few = fit_chosen()
+    test = test_problems(draw, CHECK_N)
+    shipped = table_answers(relative_table(test, OPTIONS), few, main)
+    chosen = table_answers(chosen_table(test), new_few, new_main)
+    file = CHOSEN_FILE if draw == CHOSEN_DRAW else CHOSEN_D18_FILE
+    return check_answers(test, {SHIPPED: shipped, CHOSEN: chosen},
+                         file if save else None)
+
+
+def verdict(frame: pd.DataFrame | None = None, variant: str = POOLED
+            ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(per variant: :func:`~hclib.studies.verification_confirmation.check_summary` with
-    the Federalist AUC and whether the rule ``holds``; :data:`POOLED`'s AUC minus the
+    the Federalist AUC and whether the rule ``holds`` for ``variant``; its AUC minus the
     others' per set, paired bootstrap)."""
     frame = load() if frame is None else frame
     out = check_summary(frame)
@@ -131,10 +210,10 @@ def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFra
     out["federalist_auc"] = [auc(g["same"].to_numpy(bool), g["answer"].to_numpy(float))
                              for v, g in ((v, fed[fed.variant.eq(v)]) for v in out.index)]
     out["holds"] = False
-    ship, new = out.loc[SHIPPED], out.loc[POOLED]
-    out.loc[POOLED, "holds"] = bool(rule_holds(ship, new)
-                                    and new.federalist_auc >= ship.federalist_auc)
-    return out, differences(frame, reference=POOLED)
+    ship, new = out.loc[SHIPPED], out.loc[variant]
+    out.loc[variant, "holds"] = bool(rule_holds(ship, new)
+                                     and new.federalist_auc >= ship.federalist_auc)
+    return out, differences(frame, reference=variant)
 
 
 def _works_rows(job: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -156,8 +235,8 @@ def _works_rows(job: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 def works(save: bool = True, jobs: int = 2) -> pd.DataFrame:
     """The work problems of :mod:`hclib.studies.verification_works` (its pieces known)
-    answered by the default and by :data:`POOLED`, each with its own models (a
-    measurement beside the rule)."""
+    answered by the default, :data:`POOLED` and :data:`CHOSEN`, each with its own models
+    (a measurement beside the rules)."""
     from hclib.studies.verification_seeds import default_models
     from hclib.studies.verification_works import problems
 
@@ -165,7 +244,13 @@ def works(save: bool = True, jobs: int = 2) -> pd.DataFrame:
     with mp.get_context("fork").Pool(jobs) as pool:
         got = list(tqdm(pool.imap(_works_rows, todo), total=len(todo), desc="works"))
     table = pd.DataFrame([row for rows in got for row in rows])
-    models = {SHIPPED: default_models(), POOLED: fit_models(POOLED_OPTIONS)}
+    texts, pooled = (table[table.variant.eq(v)].reset_index(drop=True)
+                     for v in (SHIPPED, POOLED))
+    better = pooled["separation"].to_numpy(float) > texts["separation"].to_numpy(float)
+    table = pd.concat([table, texts.where(~pd.Series(better), pooled, axis=0).assign(
+        variant=CHOSEN)], ignore_index=True)
+    models = {SHIPPED: default_models(), POOLED: fit_models(POOLED_OPTIONS),
+              CHOSEN: fit_chosen()}
     parts = []
     for variant, (main, few) in models.items():
         t = table[table.variant.eq(variant)].reset_index(drop=True)
@@ -191,6 +276,18 @@ def works_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["chosen"]:
+        print(CHOSEN_RULE)
+        for d in (CHOSEN_DRAW, CHECK_DRAW):
+            verdict_table, diff = verdict(check_chosen(d), CHOSEN)
+            with pd.option_context("display.width", 250):
+                print(f"draw {d}")
+                print(verdict_table.to_string())
+                print(diff.to_string())
+        print(works_verdict(works()).round(4).to_string())
+        sys.exit(0)
     print(POOLED_RULE)
     verdict_table, diff = verdict(check())
     with pd.option_context("display.width", 200):
