@@ -314,3 +314,41 @@ def test_draw_zero_is_the_stored_problems_and_another_draw_is_not():
     train = {p.author for p in a if p.part == "train"}
     assert not train & {p.author for p in b if p.part == "test"}
     assert all(" d1 " in p.id for p in b)
+
+
+def test_pan_labels_of_one_author_are_one_identity():
+    """PAN 2018 reuses its 40 English authors across problems: labels sharing a text are
+    one identity, and every label belongs to exactly one."""
+    d = vsets._pan_texts()
+    ident = vsets.pan_identities(d)
+    assert d.author.nunique() == 75 and ident.nunique() == 40
+    per_text = pd.DataFrame({"text": d.text, "identity": ident}).groupby("text").identity
+    assert (per_text.nunique() == 1).all()
+    label_to = pd.DataFrame({"author": d.author, "identity": ident}).groupby("author")
+    assert (label_to.identity.nunique() == 1).all()
+
+
+@pytest.mark.parametrize("name", ["essays", "pairs"])
+def test_clean_draws_split_pan_by_real_author(name):
+    """From FIRST_CLEAN_DRAW on: no author in both parts, neither author of a problem among
+    its impostors under any label, each impostor text once; earlier draws as they ran
+    (they did hold the problem's authors among the impostors)."""
+    d = vsets._pan_texts()
+    ident = dict(zip(d.author, vsets.pan_identities(d)))
+
+    def flags(draw):
+        ps = vsets.build_sets(40, 0, sets=(name,), draw=draw)
+        parts = {part: {ident[a] for p in ps if p.part == part
+                        for a in (p.author, p.questioned_author, *p.impostor_texts)}
+                 for part in ("train", "test")}
+        mixed = parts["train"] & parts["test"]
+        inside = sum(bool({ident[p.author], ident[p.questioned_author]}
+                          & {ident[a] for a in p.impostor_texts}) for p in ps)
+        dup = sum(len(t := [x for ts in p.impostor_texts.values() for x in ts])
+                  != len(set(t)) for p in ps)
+        wrong = sum((ident[p.author] == ident[p.questioned_author]) != p.same for p in ps)
+        return mixed, inside, dup, wrong
+
+    mixed, inside, dup, wrong = flags(vsets.FIRST_CLEAN_DRAW)
+    assert not mixed and inside == 0 and dup == 0 and wrong == 0
+    assert flags(vsets.FIRST_CLEAN_DRAW - 1)[1] > 0
