@@ -4,6 +4,7 @@ against a brute-force loop over the subsets and the texts."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from hclib.engine.distances import subset_distances
@@ -120,3 +121,41 @@ def test_pooling_helped_on_the_work_problems():
     new, ship = table.loc[pooled.POOLED], table.loc[SHIPPED]
     assert new.auc > ship.auc and new.c_at_1 > ship.c_at_1 and new.cllr < ship.cllr
     assert table.loc[BASELINE, "auc"] > new.auc
+
+
+def test_the_second_rule_did_not_hold_on_its_draw():
+    """The chosen units (draw 19): behind the default in mean AUC and on the Federalist."""
+    from hclib.studies import verification_pooled as pooled
+    from hclib.studies.verification_picks import SHIPPED
+
+    frame = pooled.load(pooled.CHOSEN_FILE)
+    assert frame.problem.str.contains(f" d{pooled.CHOSEN_DRAW} ").all()
+    table, _ = pooled.verdict(frame, pooled.CHOSEN)
+    assert not table.holds.any()
+    ship, new = table.loc[SHIPPED], table.loc[pooled.CHOSEN]
+    assert new.mean_auc < ship.mean_auc and new.federalist_auc < ship.federalist_auc
+    assert new.worst_cllr < 1
+
+
+def test_verify_with_pooled_units_answers_with_its_stored_models():
+    """known_units="pooled" answers with the models fitted on the pooled score (stored
+    under UNITS_KEY), as the work problems' stored answers were computed; the default
+    keeps the texts' models."""
+    from hclib.studies import verification_pooled as pooled
+    from hclib.studies.verification_works import problems
+    from hclib.verification.impostors import gutenberg_pool
+    from hclib.verification.model import pooled_model
+    from hclib.verification.verify import verify
+
+    model = pooled_model("minmax", "words", known_units="pooled")
+    assert model is not None and model.provenance["known_units"] == "pooled"
+    assert pooled_model("minmax", "words", few=True, known_units="pooled") is not None
+    assert not np.array_equal(model.model.coef, pooled_model("minmax", "words").model.coef)
+    stored = pd.read_csv(pooled.WORKS_FILE)
+    stored = stored[stored.variant.eq(pooled.POOLED)].set_index(["problem", "text"])
+    _, name, flat, _, questioned, _, authors = problems()[0]
+    pool = gutenberg_pool().without(list(authors))
+    got = verify(flat, questioned, impostors=pool, known_units="pooled")
+    assert got.fitted_on == model.provenance["fitted_on"]
+    expected = stored.loc[name].loc[list(questioned), "answer"].to_numpy(float)
+    assert np.allclose(got.pan_answers().to_numpy(float), expected, atol=1e-5)

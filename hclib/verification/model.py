@@ -53,8 +53,8 @@ from hclib.calibration import ConfidenceModel, fit_confidence
 from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
-           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "SEED_Z", "VerificationModel",
-           "choose_band", "first_answer", "fit_model", "flip_chance", "pooled_model",
+           "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "SEED_Z", "UNITS_KEY",
+           "VerificationModel", "choose_band", "first_answer", "fit_model", "flip_chance", "pooled_model",
            "pseudo_probability", "seed_band", "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
@@ -68,6 +68,9 @@ POOLED_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1}
 FEW_FEATURES: dict[str, int] = {"score": 1, "pseudo_logit": 1, "log_rivals": 0}
 #: The suffix of a few-rivals model's key in :data:`POOLED_FILE`.
 FEW_KEY = " few rivals"
+#: The suffix of the key of a model fitted on the score of the known texts pooled into
+#: one profile (``known_units="pooled"``; before :data:`FEW_KEY`).
+UNITS_KEY = " pooled units"
 #: The largest share of the training problems' cross-validated answers that the chosen
 #: no-decision band may leave non-answers.
 MAX_NON_ANSWERS = 0.2
@@ -269,11 +272,14 @@ def store_pooled(models: dict[str, VerificationModel], path: Path = POOLED_FILE)
 
 
 def pooled_model(distance: str, features: str, path: Path = POOLED_FILE, *,
-                 few: bool = False) -> VerificationModel | None:
+                 few: bool = False, known_units: str = "texts") -> VerificationModel | None:
     """The stored pooled model of (``distance``, ``features``), or with ``few`` its model
-    of problems with fewer rivals (:data:`FEW_FEATURES`); ``None`` if none is stored."""
+    of problems with fewer rivals (:data:`FEW_FEATURES`); with ``known_units="pooled"``
+    the models fitted on the score of the known texts pooled (key suffix
+    :data:`UNITS_KEY`); ``None`` if none is stored."""
     if not path.exists():
         return None
-    key = f"{distance} {features}" + (FEW_KEY if few else "")
+    key = f"{distance} {features}" + (UNITS_KEY if known_units == "pooled" else "") + \
+        (FEW_KEY if few else "")
     d = json.loads(path.read_text()).get(key)
     return None if d is None else _from_json(d)

@@ -421,10 +421,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     known_units
         With two known texts or more: compare each one (``"texts"``, the default) or all
         of them pooled into one profile (``"pooled"``, as General Impostors does;
-        :func:`~hclib.verification.relative.relative_scores`; its P(same) comes from the
-        pseudo-problems, since the stored models were fitted on the texts' score). Its
-        rule did not hold (:mod:`hclib.studies.verification_pooled`: better on many
-        known texts of one kind, worse on essays of mixed topics).
+        :func:`~hclib.verification.relative.relative_scores`; P(same) from its own stored
+        models, fitted on that score as the default's are). Not the default: its rule
+        did not hold (:mod:`hclib.studies.verification_pooled`: better on many known
+        texts of one kind, worse on essays of mixed topics).
     rivals_per_subset
         On each subset, only this many of the ``n_impostors`` rivals, drawn at random,
         face the author's side (as General Impostors draws impostors per round); 0: all;
@@ -543,11 +543,13 @@ def _pooled(calibration: str | None, config: RelativeConfig, features: str,
     wanted = calibration or DEFAULT_CALIBRATION
     if wanted == "pseudo":
         return []
-    model = pooled_model(config.distance, features)
+    units = config.known_units
+    model = pooled_model(config.distance, features, known_units=units)
     fits = vocabulary is None and model is not None and config == RelativeConfig(
-        config.distance, gamma=config.gamma, rivals_per_subset=model.rivals_per_subset)
+        config.distance, gamma=config.gamma, rivals_per_subset=model.rivals_per_subset,
+        known_units=units)
     if model is not None and fits:
-        few = pooled_model(config.distance, features, few=True)
+        few = pooled_model(config.distance, features, few=True, known_units=units)
         return [model] if few is None else [model, few]
     if calibration is None:
         return []
