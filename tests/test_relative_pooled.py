@@ -1,5 +1,5 @@
-"""The relative score with the known texts pooled into one profile (known_units="pooled"),
-against a brute-force loop over the subsets and the texts."""
+"""The relative score with the known texts pooled into one profile
+(known_units="pooled"), against a brute-force loop over the subsets and the texts."""
 
 from __future__ import annotations
 
@@ -124,7 +124,8 @@ def test_pooling_helped_on_the_work_problems():
 
 
 def test_the_second_rule_did_not_hold_on_its_draw():
-    """The chosen units (draw 19): behind the default in mean AUC and on the Federalist."""
+    """The chosen units (draw 19): behind the default in mean AUC and on the
+    Federalist."""
     from hclib.studies import verification_pooled as pooled
     from hclib.studies.verification_picks import SHIPPED
 
@@ -150,7 +151,8 @@ def test_verify_with_pooled_units_answers_with_its_stored_models():
     model = pooled_model("minmax", "words", known_units="pooled")
     assert model is not None and model.provenance["known_units"] == "pooled"
     assert pooled_model("minmax", "words", few=True, known_units="pooled") is not None
-    assert not np.array_equal(model.model.coef, pooled_model("minmax", "words").model.coef)
+    texts = pooled_model("minmax", "words")
+    assert not np.array_equal(model.model.coef, texts.model.coef)
     stored = pd.read_csv(pooled.WORKS_FILE)
     stored = stored[stored.variant.eq(pooled.POOLED)].set_index(["problem", "text"])
     _, name, flat, _, questioned, _, authors = problems()[0]
