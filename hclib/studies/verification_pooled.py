@@ -297,14 +297,11 @@ def works(save: bool = True, jobs: int = 2) -> pd.DataFrame:
 def works_verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per variant (and piece set) of :func:`works` (stored by default), General
     Impostors' beside: AUC, c@1, :math:`C_{llr}`, non-answers
-    (:func:`hclib.studies.verification_works.verdict`'s table without its rule)."""
-    from hclib.studies.verification_works import BASELINE_FILE, verdict as works_table
+    (:func:`hclib.studies.verification_works.measures`)."""
+    from hclib.studies.verification_works import BASELINE_FILE, measures
 
     frame = pd.read_csv(WORKS_FILE) if frame is None else frame
-    both = pd.concat([frame, pd.read_csv(BASELINE_FILE)], ignore_index=True)
-    both["variant"] = both["variant"].replace({SHIPPED: "pieces", POOLED: "works joined"})
-    out = works_table(both).drop(columns="holds")
-    return out.rename(index={"pieces": SHIPPED, "works joined": POOLED}, level=0)
+    return measures(pd.concat([frame, pd.read_csv(BASELINE_FILE)], ignore_index=True))
 
 
 if __name__ == "__main__":

@@ -68,7 +68,8 @@ from hclib.calibration.metrics import auc, c_at_1, cllr
 from hclib.studies.verification_study import BASELINE, DATA
 
 __all__ = ["BASELINE_FILE", "CHECK_FILE", "JOINED", "PIECES", "SKIPS", "WORKS_RULE",
-           "against_baseline", "baseline_rows", "check", "load", "problems", "verdict"]
+           "against_baseline", "baseline_rows", "check", "load", "measures", "problems",
+           "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 WORKS_RULE = ("with known texts in work folders, the relative score's units are the "
@@ -170,12 +171,10 @@ def load(baseline: bool = False) -> pd.DataFrame:
         else frame
 
 
-def verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per variant (and per piece set; General Impostors' scores too, by default):
-    AUC, c@1, :math:`C_{llr}` (NaN for General Impostors, whose scores are no
-    probabilities), the share of non-answers, and whether the rule ``holds`` for
-    :data:`JOINED`."""
-    frame = load(baseline=True) if frame is None else frame
+def measures(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per variant of answer rows (pooled, and per piece set): AUC, c@1,
+    :math:`C_{llr}` (NaN for General Impostors, whose scores are no probabilities) and
+    the share of non-answers."""
     groups = [((variant, "pooled"), g) for variant, g in frame.groupby("variant", sort=False)]
     groups += list(frame.groupby(["variant", "set"], sort=False))
     rows = []
@@ -186,7 +185,14 @@ def verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
                      "c_at_1": c_at_1(t, p) if probability else np.nan,
                      "cllr": cllr(t, p) if probability else np.nan,
                      "non_answers": float(np.mean(p == 0.5)) if probability else np.nan})
-    out = pd.DataFrame(rows).set_index(["variant", "set"])
+    return pd.DataFrame(rows).set_index(["variant", "set"])
+
+
+def verdict(frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`measures` of the check's answers (General Impostors' scores too, by
+    default) and whether the rule ``holds`` for :data:`JOINED`."""
+    frame = load(baseline=True) if frame is None else frame
+    out = measures(frame)
     new, old = out.loc[(JOINED, "pooled")], out.loc[(PIECES, "pooled")]
     out["holds"] = False
     out.loc[(JOINED, "pooled"), "holds"] = bool(new.auc >= old.auc
