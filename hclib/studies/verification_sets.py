@@ -166,10 +166,12 @@ def pan_known_texts(seed: int = 0) -> pd.DataFrame:
 
 
 def pan_identities(d: pd.DataFrame) -> pd.Series:
-    """Each PAN label's real author: PAN 2018's English problems reuse the same 40 authors
-    (problem 1's candidates; problems 2–4 hold 20, 10 and 5 of them), so one text appears
-    under two to four labels. Labels that share a text are one author (connected
-    components), named by their first label in sorted order."""
+    """Each PAN label's real author: PAN 2018's English problems are nested within each
+    collection (training: problem 2's 5 candidates are 5 of problem 1's 20; test: 5 of
+    10 of 15 of 20), so 75 labels are 40 authors (no text is shared between the two
+    collections), and one text appears under two to four labels. Labels that share a
+    text are one author (connected components), named by their first label in sorted
+    order."""
     parent = {a: a for a in sorted(d["author"].unique())}
 
     def root(a: str) -> str:
