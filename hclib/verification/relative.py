@@ -25,7 +25,10 @@ stored model is fitted with 10). ``statistic="rank"`` replaces each indicator by
 share of impostors farther than the author's side,
 :math:`\frac1m\sum_i \mathbf 1\{d_r(Q, K_j) < d_r(Q, I_i)\}`: a smoother score. The author's
 texts are compared one by one, not as their sum: under min-max a long corpus is far from
-any short text.
+any short text. ``known_units="pooled"`` sums them into one profile all the same, as
+General Impostors does (:func:`relative_scores`): better with many known texts of one
+kind, worse on the essays, whose known texts mix topics; not the default
+(:mod:`hclib.studies.verification_pooled`).
 
 **Pseudo-problems** (no training): the same score of problems whose answer is known, from
 the same texts. Same author: each known unit :math:`K_j` as the questioned text against
