@@ -140,8 +140,9 @@ CHOSEN_RULE = ("each problem of two known texts or more scored with the pooled p
 CHOSEN_DRAW = 19
 #: The second rule's variant.
 CHOSEN = SHIPPED + ", units chosen by separation"
-#: The second check's answers (:func:`check_chosen`), and draw 18's beside.
+#: The second check's answers (:func:`check_chosen`).
 CHOSEN_FILE = DATA / "verification_pooled_chosen.csv"
+#: :data:`CHOSEN`'s answers to draw 18 (used before), beside the check.
 CHOSEN_D18_FILE = DATA / "verification_pooled_chosen_d18.csv"
 #: The work problems' answers (:func:`works`).
 WORKS_FILE = DATA / "verification_pooled_works.csv"
@@ -231,8 +232,8 @@ def verdict(frame: pd.DataFrame | None = None, variant: str = POOLED
 
 
 def store() -> tuple[VerificationModel, VerificationModel]:
-    """Store :data:`POOLED`'s two models (:func:`~hclib.studies.verification_picks.
-    fit_models` on its score), keyed with
+    """Store :data:`POOLED`'s two models
+    (:func:`~hclib.studies.verification_picks.fit_models` on its score), keyed with
     :data:`~hclib.verification.model.UNITS_KEY`: what :func:`hclib.verify` answers with
     under ``known_units="pooled"``. Not the default: its rule did not hold."""
     from hclib.verification.model import FEW_KEY, UNITS_KEY, store_pooled
