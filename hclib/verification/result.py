@@ -294,10 +294,10 @@ class Verification(Result):
         the table (worded for the ``interface``); :meth:`notes` explains them."""
         check_interface(interface)
         lines = []
-        give = "--impostors DIR" if interface == "command" else "impostors="
+        give = "--impostors DIR" if interface == "command" else "impostors=..."
         if self.unlike_impostors:  # under 80 characters
             lines.append(f"NO DECISION on {self.unlike_impostors} text(s): impostors unlike "
-                         f"them ({give})")
+                         f"them (give {give})")
         weak = int(self.cannot_separate.sum())
         if weak:  # under 80 characters
             lines.append(f"CAUTION on {weak} text(s): the method cannot tell the author "
