@@ -40,8 +40,9 @@ from hclib.studies.verification_rivals import (ALL_RIVALS_FILE, BAND_CAP, FEW,
                                                all_rivals_model, answer, relative_table,
                                                twins)
 from hclib.studies.verification_study import DATA
-from hclib.verification.model import (FEW_FEATURES, FEW_KEY, POOLED_FEATURES,
-                                     VerificationModel, fit_model, store_pooled)
+from hclib.verification.model import (FEW_FEATURES, POOLED_FEATURES,
+                                     VerificationModel, fit_model, pooled_key,
+                                     store_pooled)
 
 __all__ = ["BAND_RULE", "CAP", "CAPPED", "CHECK_DRAW", "CHECK_FILE", "CHECK_N",
            "capped_models", "check", "load", "store", "verdict"]
@@ -90,7 +91,8 @@ def store() -> tuple[VerificationModel, VerificationModel]:
     main, few = (replace(m, provenance=m.provenance | {
         "band_cap": CAP, "band_rule": "hclib.studies.verification_band"})
         for m in capped_models())
-    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few}, ALL_RIVALS_FILE)
+    store_pooled({pooled_key("minmax", "words"): main,
+                  pooled_key("minmax", "words", few=True): few}, ALL_RIVALS_FILE)
     return main, few
 
 

@@ -114,8 +114,8 @@ from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_rivals import (BAND_CAP, FEW, all_rivals_model, answer,
                                                fit_few, twins)
 from hclib.studies.verification_study import DATA, Options, _modelled
-from hclib.verification.model import (FEW_KEY, POOLED_FEATURES, VerificationModel,
-                                     store_pooled)
+from hclib.verification.model import (POOLED_FEATURES, VerificationModel,
+                                     pooled_key, store_pooled)
 
 __all__ = ["CHECKS", "CHECK_N", "FEDERALIST_FILE", "GUARDED", "GUARDED_BEFORE_FILE",
            "GUARDED_RULE", "NARROW", "NARROW_CAP", "NARROW_RULE", "OPTIONS", "PICKS",
@@ -223,7 +223,8 @@ def store() -> tuple[VerificationModel, VerificationModel]:
     main, few = (replace(m, provenance=m.provenance | {
         "band_cap": NARROW_CAP, "rivals_rule": "hclib.studies.verification_picks"})
         for m in fit_models())
-    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few})
+    store_pooled({pooled_key("minmax", "words"): main,
+                  pooled_key("minmax", "words", few=True): few})
     return main, few
 
 

@@ -170,8 +170,13 @@ def load(file: Path = CHECK_FILE) -> pd.DataFrame:
 def chosen_table(problems: Sequence[Problem]) -> pd.DataFrame:
     """:data:`CHOSEN`'s relative table: each problem's row of the pooled profile where its
     separation is larger than the texts' (module docstring), else the texts' row."""
-    texts = relative_table(problems, OPTIONS)
-    pooled = relative_table(problems, POOLED_OPTIONS)
+    return _choose(relative_table(problems, OPTIONS),
+                   relative_table(problems, POOLED_OPTIONS))
+
+
+def _choose(texts: pd.DataFrame, pooled: pd.DataFrame) -> pd.DataFrame:
+    """Row by row, ``pooled``'s row where its separation is larger than ``texts``'s
+    (the same problems in the same order), else ``texts``'s."""
     better = pooled["separation"].to_numpy(float) > texts["separation"].to_numpy(float)
     return texts.where(~pd.Series(better, index=texts.index), pooled, axis=0)
 
@@ -184,17 +189,16 @@ def fit_chosen() -> tuple[VerificationModel, VerificationModel]:
     from hclib.verification.model import FEW_FEATURES, POOLED_FEATURES, fit_model
 
     rivals = dict(OPTIONS)["rivals_per_subset"]
-    fitted = []
-    for todo, features in ((stored_training(), POOLED_FEATURES),
-                           (twins(stored_training()), FEW_FEATURES)):
-        table = chosen_table(todo)
-        model = fit_model(table, np.array([p.same for p in todo]), features=features,
-                          max_non_answers=NARROW_CAP)
-        fitted.append(replace(model, rivals_per_subset=rivals))
-    main, few = fitted
-    table = chosen_table(stored_training())
-    main = replace(main, min_rivals=int(np.nanmin(table["rivals"].to_numpy(float))))
-    return main, few
+    train = stored_training()
+    twin = twins(train)
+    table = chosen_table(train)
+    main = fit_model(table, np.array([p.same for p in train]), features=POOLED_FEATURES,
+                     max_non_answers=NARROW_CAP)
+    few = fit_model(chosen_table(twin), np.array([p.same for p in twin]),
+                    features=FEW_FEATURES, max_non_answers=NARROW_CAP)
+    guard = int(np.nanmin(table["rivals"].to_numpy(float)))  # the pooled model's only
+    return (replace(main, rivals_per_subset=rivals, min_rivals=guard),
+            replace(few, rivals_per_subset=rivals))
 
 
 def check_chosen(draw: int = CHOSEN_DRAW, save: bool = True) -> pd.DataFrame:
@@ -236,13 +240,13 @@ def store() -> tuple[VerificationModel, VerificationModel]:
     (:func:`~hclib.studies.verification_picks.fit_models` on its score), keyed with
     :data:`~hclib.verification.model.UNITS_KEY`: what :func:`hclib.verify` answers with
     under ``known_units="pooled"``. Not the default: its rule did not hold."""
-    from hclib.verification.model import FEW_KEY, UNITS_KEY, store_pooled
+    from hclib.verification.model import pooled_key, store_pooled
 
     main, few = (replace(m, provenance=m.provenance | {
         "known_units": "pooled", "rule": "hclib.studies.verification_pooled (not held: "
         "an option, not the default)"}) for m in fit_models(POOLED_OPTIONS))
-    key = "minmax words" + UNITS_KEY
-    store_pooled({key: main, key + FEW_KEY: few})
+    store_pooled({pooled_key("minmax", "words", known_units="pooled"): main,
+                  pooled_key("minmax", "words", few=True, known_units="pooled"): few})
     return main, few
 
 
@@ -276,9 +280,8 @@ def works(save: bool = True, jobs: int = 2) -> pd.DataFrame:
     table = pd.DataFrame([row for rows in got for row in rows])
     texts, pooled = (table[table.variant.eq(v)].reset_index(drop=True)
                      for v in (SHIPPED, POOLED))
-    better = pooled["separation"].to_numpy(float) > texts["separation"].to_numpy(float)
-    table = pd.concat([table, texts.where(~pd.Series(better), pooled, axis=0).assign(
-        variant=CHOSEN)], ignore_index=True)
+    table = pd.concat([table, _choose(texts, pooled).assign(variant=CHOSEN)],
+                      ignore_index=True)
     models = {SHIPPED: default_models(), POOLED: fit_models(POOLED_OPTIONS),
               CHOSEN: fit_chosen()}
     parts = []

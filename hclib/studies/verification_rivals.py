@@ -55,8 +55,9 @@ from hclib.studies.verification_followups import SHIPPED, held, stored_training
 from hclib.studies.verification_sets import Problem, pan_known_texts
 from hclib.studies.verification_study import DATA, Options, _no_decision, _relative_table
 from hclib.verification.impostors import gutenberg_pool, impostor_pool
-from hclib.verification.model import (FEW_FEATURES, FEW_KEY, VerificationModel,
-                                     first_answer, fit_model, pooled_model, store_pooled)
+from hclib.verification.model import (FEW_FEATURES, VerificationModel,
+                                     first_answer, fit_model, pooled_key, pooled_model,
+                                     store_pooled)
 
 __all__ = ["ALL_RIVALS_FILE", "BAND_CAP", "CHECK_DRAW", "CHECK_FILE", "CHECK_N",
            "DRAWS_FILE", "EARLIER_DRAWS", "FEW", "FEW_RULE", "MAIN_BAND", "TWIN_AUTHORS",
@@ -137,7 +138,7 @@ def store() -> VerificationModel:
     store it beside the pooled model (:data:`ALL_RIVALS_FILE`; what :func:`hclib.verify`
     used from the rule's check to :mod:`hclib.studies.verification_picks`)."""
     model = fit_few(twins(stored_training()))
-    store_pooled({"minmax words" + FEW_KEY: model}, ALL_RIVALS_FILE)
+    store_pooled({pooled_key("minmax", "words", few=True): model}, ALL_RIVALS_FILE)
     return model
 
 

@@ -84,8 +84,9 @@ from hclib.studies.verification_followups import stored_training
 from hclib.studies.verification_picks import CHECK_N, OPTIONS, SHIPPED
 from hclib.studies.verification_rivals import answer, relative_table, twins
 from hclib.studies.verification_study import DATA
-from hclib.verification.model import (FEW_KEY, VerificationModel, first_answer,
-                                     flip_chance, pooled_model, seed_band, store_pooled)
+from hclib.verification.model import (VerificationModel, first_answer,
+                                     flip_chance, pooled_key, pooled_model, seed_band,
+                                     store_pooled)
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "FLIP_DRAW", "FLIP_FILE", "FLIP_RULE",
            "NOISE_FILE", "SEEDED", "SEEDS", "SEED_RULE", "band_reversals", "check",
@@ -210,7 +211,8 @@ def store_noise() -> tuple[VerificationModel, VerificationModel]:
     """Store the default's models with their :math:`s` (:func:`noise_models`), nothing
     else changed: :func:`hclib.verify` prints each decision's flip chance from it."""
     main, few = noise_models()
-    store_pooled({"minmax words": main, "minmax words" + FEW_KEY: few})
+    store_pooled({pooled_key("minmax", "words"): main,
+                  pooled_key("minmax", "words", few=True): few})
     return main, few
 
 

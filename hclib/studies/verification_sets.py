@@ -215,8 +215,8 @@ def _pan_problems(name: str, n: int, known_range: tuple[int, int], seed: int, sa
                                                 & (unknown.author != author), "author"])
                                 & set(mine))
                 me = known.loc[known.author == author, "identity"].iloc[0]
-                others = [a for a in mine if a != author] if draw < FIRST_CLEAN_DRAW else \
-                    sorted(set(d.loc[d.author.isin(mine) & d.identity.ne(me), "author"]))
+                others = sorted(set(d.loc[d.author.isin(mine) & d.identity.ne(me),
+                                          "author"]))  # before draw 20: mine but author
                 other = str(rng.choice(rivals)) if rivals else str(rng.choice(others))
             q = unknown[unknown.author == other]
             row = q.iloc[int(rng.integers(len(q)))]

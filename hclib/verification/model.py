@@ -54,8 +54,9 @@ from hclib.calibration.metrics import c_at_1
 
 __all__ = ["FEATURES", "FEW_FEATURES", "FEW_KEY", "MAX_NON_ANSWERS", "POOLED_FEATURES",
            "POOLED_FILE", "POOLED_MAX_NON_ANSWERS", "SEED_Z", "UNITS_KEY",
-           "VerificationModel", "choose_band", "first_answer", "fit_model", "flip_chance", "pooled_model",
-           "pseudo_probability", "seed_band", "store_pooled"]
+           "VerificationModel", "choose_band", "first_answer", "fit_model", "flip_chance",
+           "pooled_key", "pooled_model", "pseudo_probability", "seed_band",
+           "store_pooled"]
 
 #: The columns of ``Verification.table`` that a trained model uses, and their slope signs
 #: (+1: never lowers P(same); 0: free).
@@ -271,6 +272,15 @@ def store_pooled(models: dict[str, VerificationModel], path: Path = POOLED_FILE)
     path.write_text(json.dumps(stored, indent=1))
 
 
+def pooled_key(distance: str, features: str, *, few: bool = False,
+               known_units: str = "texts") -> str:
+    """The key of a stored pooled model in :data:`POOLED_FILE`: ``"distance features"``,
+    then :data:`UNITS_KEY` for ``known_units="pooled"``, then :data:`FEW_KEY` for the
+    few-rivals model."""
+    return (f"{distance} {features}" + (UNITS_KEY if known_units == "pooled" else "")
+            + (FEW_KEY if few else ""))
+
+
 def pooled_model(distance: str, features: str, path: Path = POOLED_FILE, *,
                  few: bool = False, known_units: str = "texts") -> VerificationModel | None:
     """The stored pooled model of (``distance``, ``features``), or with ``few`` its model
@@ -279,7 +289,6 @@ def pooled_model(distance: str, features: str, path: Path = POOLED_FILE, *,
     :data:`UNITS_KEY`); ``None`` if none is stored."""
     if not path.exists():
         return None
-    key = f"{distance} {features}" + (UNITS_KEY if known_units == "pooled" else "") + \
-        (FEW_KEY if few else "")
+    key = pooled_key(distance, features, few=few, known_units=known_units)
     d = json.loads(path.read_text()).get(key)
     return None if d is None else _from_json(d)
