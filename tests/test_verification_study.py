@@ -13,6 +13,7 @@ import pytest
 
 from hclib.calibration import metrics
 from hclib.studies import verification as vs
+from hclib.verification.general_impostors import minmax_similarity
 from hclib.verification.impostors import impostor_pool
 
 WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
@@ -81,7 +82,7 @@ def test_general_impostors_one_known_text_with_its_own_topic():
 def test_minmax_similarity():
     a = np.array([[0.5, 0.5, 0.0]])
     b = np.array([[0.5, 0.5, 0.0], [0.0, 0.0, 1.0], [0.25, 0.5, 0.25]])
-    assert np.allclose(vs._minmax(a, b), [[1.0, 0.0, 0.75 / 1.25]])
+    assert np.allclose(minmax_similarity(a, b), [[1.0, 0.0, 0.75 / 1.25]])
 
 
 def test_roc_ends_and_auc():

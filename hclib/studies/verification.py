@@ -14,7 +14,7 @@ the Federalist papers, and the General-Impostors baseline that the development s
   :func:`hclib.verify`.
 * :func:`run`: one call per group, one row per questioned text.
 * :func:`general_impostors`: a baseline written from the description of Koppel and Winter
-  (2014).
+  (2014) (:mod:`hclib.verification.general_impostors`, where it lives).
 * :func:`roc`, :func:`tippett`, :func:`reliability`: the chapter's figures' curves;
   :func:`pvalue_floor`: the smallest conformal P-value.
 """
@@ -29,11 +29,13 @@ import numpy as np
 import pandas as pd
 
 from hclib.calibration.confidence import reliability as _reliability
+from hclib.verification.general_impostors import general_impostors
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.verify import verify
 
 __all__ = ["Group", "disputed_groups", "federalist_papers", "general_impostors", "middle",
            "pvalue_floor", "reliability", "roc", "run", "subset_pool", "tippett"]
+
 
 @dataclass
 class Group:
@@ -106,72 +108,6 @@ def disputed_groups(n_hamilton: int = 10, seed: int = 0) -> dict[str, Group]:
                                    {f"Hamilton {h}": ham[h] for h in held},
                                    {f"Hamilton {h}": True for h in held}, vs_ham_pool),
     }
-
-
-# ------------------------------------------------------------------ the baseline
-
-
-def general_impostors(known: Sequence[str], questioned: Sequence[str],
-                      impostors: ImpostorPool, *, words: int = 1000,
-                      iterations: int = 100, share: float = 0.5, per_round: int = 10,
-                      seed: int = 0) -> np.ndarray:
-    r"""The General Impostors score of each questioned text, written from the description of
-    Koppel and Winter (2014): in each of ``iterations`` rounds, choose a random ``share`` of
-    the ``words`` most frequent words of the problem's texts and ``per_round`` impostors;
-    the score is the share of rounds in which the questioned text is more similar to the
-    known texts than to every chosen impostor. Similarity is min–max,
-    :math:`\sum_w \min(a_w, b_w) / \sum_w \max(a_w, b_w)` of relative frequencies (a
-    word's count over all the text's words); the known texts are pooled into one profile.
-
-    The vocabulary is the words of highest mean relative frequency over every text of the
-    problem (known, questioned and impostors, each weighing one), as Koppel and Winter
-    take the corpus's most common features. (It was once the known texts' own most
-    frequent words: with one short known text that is every word of it, seen once or not,
-    and cut to those words a questioned text looked like any impostor, so every score was
-    near 0.)"""
-    feats = impostors.features
-    items = [feats.items(t) for t in known]
-    q_items = [feats.items(t) for t in questioned]
-    lexicon = {w: i for i, w in enumerate(impostors.lexicon)}
-    k_codes, q_codes = ([np.fromiter((lexicon.setdefault(w, len(lexicon)) for w in d),
-                                     dtype=np.int64, count=len(d)) for d in docs]
-                        for docs in (items, q_items))
-    names = np.array(list(lexicon), dtype=str)
-    i_codes = [np.asarray(c, dtype=np.int64) for c in impostors.codes]
-    docs = k_codes + q_codes + i_codes
-    weight = sum(np.bincount(c, minlength=names.size) / max(c.size, 1) for c in docs)
-    # highest mean relative frequency, ties by the word
-    vocab = np.lexsort((names, -weight))[:min(words, int((weight > 0).sum()))]
-    column = np.full(names.size, -1)
-    column[vocab] = np.arange(vocab.size)
-
-    def profile(codes: list[np.ndarray]) -> np.ndarray:
-        """Relative frequencies of the vocabulary's words (over all the text's words)."""
-        out = np.zeros((len(codes), vocab.size))
-        for k, c in enumerate(codes):
-            at = column[c]
-            out[k] = np.bincount(at[at >= 0], minlength=vocab.size) / max(c.size, 1)
-        return out
-
-    k_prof = profile([np.concatenate(k_codes)])[0]
-    q_prof, imp = profile(q_codes), profile(i_codes)
-    rng = np.random.default_rng(seed)
-    wins = np.zeros(len(questioned))
-    for _ in range(iterations):
-        f = rng.random(vocab.size) < share
-        chosen = rng.choice(len(impostors), min(per_round, len(impostors)), replace=False)
-        q = q_prof[:, f]
-        to_known = _minmax(q, k_prof[f][None, :])[:, 0]
-        to_imp = _minmax(q, imp[chosen][:, f]).max(axis=1)
-        wins += to_known > to_imp
-    return wins / iterations
-
-
-def _minmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Min–max similarity of every row of ``a`` with every row of ``b``."""
-    lo = np.minimum(a[:, None, :], b[None, :, :]).sum(axis=2)
-    hi = np.maximum(a[:, None, :], b[None, :, :]).sum(axis=2)
-    return np.divide(lo, hi, out=np.zeros_like(lo), where=hi > 0)
 
 
 # ------------------------------------------------------------------ running and scoring

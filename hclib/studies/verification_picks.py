@@ -197,23 +197,25 @@ CHECKS = {"picks": Check(PICKS, BAND_CAP, False, 10,
                            DATA / "verification_picks_guarded_check.csv", True)}
 
 
-def fit_models(options: Options = OPTIONS, cap: float = NARROW_CAP, guard: bool = True
+def fit_models(options: Options = OPTIONS, cap: float = NARROW_CAP, guard: bool = True,
+               extra: dict[str, int] | None = None
                ) -> tuple[VerificationModel, VerificationModel]:
     """(pooled model, few-rivals model) fitted on the relative score with ``options``:
     the first on the stored study's training problems (with ``guard``, it answers only
     problems with as many rivals as they have), the second on their twins; bands with at
-    most ``cap`` of the training answers non-answers."""
+    most ``cap`` of the training answers non-answers; ``extra``: more columns of the
+    table as features of both, with their slopes' signs."""
     train = stored_training()
     # the study's pooled fit: the rivals guard is the training problems' fewest rivals
-    main = _modelled("minmax", "words", POOLED_FEATURES, options=options, guard=guard,
-                     cap=cap)[0](train)
+    main = _modelled("minmax", "words", POOLED_FEATURES | (extra or {}), options=options,
+                     guard=guard, cap=cap)[0](train)
     rivals = int(dict(options).get("rivals_per_subset", 0))
     main = replace(main, rivals_per_subset=rivals, provenance={
         "fitted_on": f"a model fitted on {len(train)} labelled development problems "
                      "(training parts of essays, novels, pairs, "
                      "hclib.studies.verification_sets; problems with at least "
                      f"{main.min_rivals} rivals)"})
-    few = fit_few(twins(train), options, cap)
+    few = fit_few(twins(train), options, cap, extra)
     return main, replace(few, rivals_per_subset=rivals)
 
 

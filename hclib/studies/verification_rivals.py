@@ -150,12 +150,14 @@ def relative_table(problems: Sequence[Problem], options: Options = ()) -> pd.Dat
 
 
 def fit_few(problems: Sequence[Problem], options: Options = (),
-            cap: float = BAND_CAP) -> VerificationModel:
-    """The few-rival model fitted on ``problems`` (the twins), with its provenance; its
+            cap: float = BAND_CAP, extra: dict[str, int] | None = None
+            ) -> VerificationModel:
+    """The few-rival model (:data:`~hclib.verification.model.FEW_FEATURES`, and ``extra``
+    features with their signs) fitted on ``problems`` (the twins), with its provenance; its
     band with at most ``cap`` of the cross-validated answers non-answers."""
     table = relative_table(problems, options)
-    model = fit_model(table, np.array([p.same for p in problems]), features=FEW_FEATURES,
-                      max_non_answers=cap)
+    model = fit_model(table, np.array([p.same for p in problems]),
+                      features=FEW_FEATURES | (extra or {}), max_non_answers=cap)
     return replace(model, provenance={"fitted_on": f"a model fitted on {len(problems)} "
                                       "few-rival twins of the development sets' training "
                                       "problems (hclib.studies.verification_rivals)"})

@@ -64,6 +64,7 @@ from hclib.texts.features import Features, parse_features
 from hclib.texts.tokens import choose_vocabulary
 
 from .copies import known_authors
+from .general_impostors import gi_shares
 from hclib.engine.distances import subset_distances
 from .impostors import ImpostorPool, gutenberg_pool, impostor_pool, text_items
 from .inputs import read_known as _known, read_questioned as _questioned
@@ -339,7 +340,8 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
             p, length = problem.pvalue(items)
             prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
             mismatch = rel["kind_k"] > MISMATCH
-            row.update(probability=prob, p_value=p, score=rel["score"],
+            gi = gi_shares(problem.items, [items], problem.pool, seed=problem.config.seed)
+            row.update(probability=prob, p_value=p, score=rel["score"], gi=float(gi[0]),
                        forward=rel["forward"], backward=rel["backward"],
                        separation=rel["separation"], gap_questioned=rel["kind_q"],
                        gap_known=rel["kind_k"], reason=MISMATCHED if mismatch else "",
@@ -354,7 +356,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
         row.update(log_tokens=math.log(max(len(items), 1)),
                    log_known_tokens=math.log(max(known_tokens, 1.0)))
         rows.append(row)
-    columns = ["probability", "p_value", "score", "forward", "backward", "separation",
+    columns = ["probability", "p_value", "score", "gi", "forward", "backward", "separation",
                "gap_questioned", "gap_known", "reason", "tokens", "in_vocabulary", "length",
                "relative_length",
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
