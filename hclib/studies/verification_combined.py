@@ -224,15 +224,9 @@ def check_ranks(save: bool = True) -> pd.DataFrame:
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:] == ["ranks"]:
-        print(RANKS_RULE)
-        verdict_table, diff = verdict(check_ranks(), RANKS)
-        with pd.option_context("display.width", 200):
-            print(verdict_table.to_string())
-            print(diff.to_string())
-        sys.exit(0)
-    print(COMBINED_RULE)
-    verdict_table, diff = verdict(check())
+    ranks = sys.argv[1:] == ["ranks"]
+    print(RANKS_RULE if ranks else COMBINED_RULE)
+    verdict_table, diff = (verdict(check_ranks(), RANKS) if ranks else verdict(check()))
     with pd.option_context("display.width", 200):
         print(verdict_table.to_string())
         print(diff.to_string())
