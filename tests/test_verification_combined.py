@@ -100,3 +100,15 @@ def test_the_verdict_can_hold():
     mine = frame.variant.eq(vc.RANKS)
     frame.loc[mine, "answer"] = frame.loc[mine, "same"].map({True: 0.9, False: 0.1})
     assert vc.verdict(frame, vc.RANKS)[0].loc[vc.RANKS, "holds"]
+
+
+def test_the_exploration_reads_the_stored_checks_as_the_docstring_says():
+    """Eleven checks of four sets; the sum of ranks ahead of both in the mean AUC and at
+    least the better of the two in 34 of the 44 cells."""
+    e = vc.exploration()
+    wide = e.pivot_table(index=["check", "set"], columns="answer", values="auc")
+    assert wide.shape == (44, 5)
+    mean = wide.mean()
+    assert mean["sum of ranks"] > max(mean["default"], mean[BASELINE]) + 0.02
+    better = wide[["default", BASELINE]].max(axis=1)
+    assert int((wide["sum of ranks"] >= better).sum()) == 34

@@ -90,10 +90,11 @@ from hclib.studies.verification_picks import CHECK_N, NARROW_CAP, OPTIONS, SHIPP
     fit_models, rule_holds
 from hclib.studies.verification_rivals import relative_table, table_answers, twins
 from hclib.studies.verification_sets import Problem
-from hclib.studies.verification_study import DATA, _no_decision
+from hclib.studies.verification_study import BASELINE, DATA, _no_decision
 from hclib.verification.model import VerificationModel, fit_model
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "COMBINED", "COMBINED_RULE", "EXTRA", "RANKS",
+__all__ = ["CHECK_DRAW", "CHECK_FILE", "COMBINED", "COMBINED_RULE", "EXPLORED", "EXTRA",
+           "RANKS",
            "RANKS_DRAW", "RANKS_FILE", "RANKS_RULE", "check", "check_ranks", "fit_ranks",
            "load", "mid_ranks", "ranks_table", "verdict"]
 
@@ -104,6 +105,11 @@ COMBINED_RULE = ("the default with General Impostors' share (the table's gi colu
                  "only if on draw 21 (never run; 200 problems per test set) "
                  "verification_picks.rule_holds holds; the AUC against General Impostors "
                  "per set measured beside, with no condition")
+#: The stored checks of earlier rules read by :func:`exploration` (each with the
+#: default of its time and General Impostors on 200 problems per test set of a draw).
+EXPLORED = tuple(DATA / f"verification_{name}_check.csv" for name in (
+    "inseparable", "lengths", "picks", "picks_guarded", "picks_narrow", "pooled", "rank",
+    "rivals", "seeds", "short_whole_bands", "short_whole"))
 #: The check's draw (never run before the rule).
 CHECK_DRAW = 21
 #: The feature added to both models, with its slope's sign.
@@ -158,6 +164,34 @@ def verdict(frame: pd.DataFrame | None = None, variant: str = COMBINED
     out["holds"] = False
     out.loc[variant, "holds"] = rule_holds(out.loc[SHIPPED], out.loc[variant])
     return out, differences(frame, reference=variant)
+
+
+def exploration() -> pd.DataFrame:
+    """The exploration behind the rules (module docstring): per check of
+    :data:`EXPLORED` and set, the AUC of the default of the time, of General Impostors,
+    of the sum of their answers, of the sum of their log-odds (answers clipped to
+    [0.01, 0.99]) and of the sum of their ranks among the set's problems."""
+    from scipy.special import logit
+    from scipy.stats import rankdata
+
+    from hclib.calibration.metrics import auc
+
+    rows = []
+    for file in EXPLORED:
+        frame = pd.read_csv(file)
+        default = next(v for v in frame.variant.unique() if v != BASELINE)
+        for s, g in frame.groupby("set", sort=False):
+            wide = g.pivot(index="problem", columns="variant", values="answer")
+            truth = g.drop_duplicates("problem").set_index("problem").loc[
+                wide.index, "same"].to_numpy(bool)
+            a, b = wide[default].to_numpy(float), wide[BASELINE].to_numpy(float)
+            odds = logit(np.clip(a, 0.01, 0.99)) + logit(np.clip(b, 0.01, 0.99))
+            answers = {"default": a, BASELINE: b, "sum": a + b, "sum of log-odds": odds,
+                       "sum of ranks": rankdata(a) + rankdata(b)}
+            rows += [{"check": file.stem, "set": s, "answer": k,
+                      "auc": auc(truth, rankdata(v) / (v.size + 1))}
+                     for k, v in answers.items()]
+    return pd.DataFrame(rows)
 
 
 def mid_ranks(reference: np.ndarray, x: np.ndarray) -> np.ndarray:
