@@ -95,8 +95,8 @@ from hclib.verification.model import VerificationModel, fit_model
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "COMBINED", "COMBINED_RULE", "EXPLORED", "EXTRA",
            "RANKS",
-           "RANKS_DRAW", "RANKS_FILE", "RANKS_RULE", "check", "check_ranks", "fit_ranks",
-           "load", "mid_ranks", "ranks_table", "verdict"]
+           "RANKS_DRAW", "RANKS_FILE", "RANKS_RULE", "check", "check_ranks", "exploration",
+           "fit_ranks", "load", "mid_ranks", "ranks_table", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 COMBINED_RULE = ("the default with General Impostors' share (the table's gi column) as "

@@ -7,6 +7,8 @@
   decision with a "no decision" band and a reason);
 * :mod:`hclib.verification.relative` (the impostor-relative score, General Impostors over
   random feature subsets, its pseudo-problems and the pool's kind),
+  :mod:`hclib.verification.general_impostors` (Koppel and Winter's General Impostors, the
+  baseline, reported beside),
   :mod:`hclib.verification.distances` (distances on many feature subsets in one batched
   call), :mod:`hclib.verification.pvalue` (the full-conformal P-value),
   :mod:`hclib.verification.model` (the probability: pseudo-problems or ``train=``) and

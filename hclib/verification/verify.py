@@ -18,7 +18,10 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    at random, by default as many as the stored model was fitted with: 10 for the
    default), averaged with the other direction (the known text nearer :math:`Q` than
    every one of them); distance ``distance`` (default :data:`DEFAULT_DISTANCE`),
-   ``n_subsets`` subsets of a ``share`` of the vocabulary.
+   ``n_subsets`` subsets of a ``share`` of the vocabulary. Beside it, not used by any
+   answer, General Impostors' share (the ``gi`` column,
+   :mod:`hclib.verification.general_impostors`: the known texts pooled, whole, against
+   10 pool texts a round).
 4. **Probability** (:mod:`hclib.verification.model`): a logistic model of the score fitted
    on the problem's pseudo-problems (its known texts against the rest and pool authors'
    texts against their others: same author; its impostors against the known texts:
