@@ -81,6 +81,7 @@ against 14.0 s without it, one run each, on one machine of 2 cores).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -228,11 +229,14 @@ def ranks_table(problems: Sequence[Problem], main: VerificationModel,
     return table.assign(ranks=ranks)
 
 
-def _reference() -> list[Problem]:
+@functools.cache
+def _reference() -> tuple[Problem, ...]:
+    """The problems the ranks are read among and the model is fitted on (built once:
+    :func:`check_ranks` reads them three times)."""
     from hclib.studies.verification_followups import stored_training
 
     train = stored_training()
-    return train + twins(train)
+    return (*train, *twins(train))
 
 
 def fit_ranks(main: VerificationModel, few: VerificationModel) -> VerificationModel:
