@@ -69,11 +69,25 @@ too many of the mirror problems' wrong "same author", and the one that removes t
 withholds a few too many novels. The shipped answers stay. On this draw the default
 against General Impostors: essays +.101 (clear), Federalist −.016, novels +.016, pairs
 −.001.
+
+**Second rule** (:data:`SAME_RULE`, written and committed after the first's result and
+before its own check). Seen on draw 24 after the first rule's result (draw 24 is used
+now): of the 9 novels' decisions that 0.65 withheld, 4 were "same author" (3 right) and
+5 "different author" (2 right); every wrong answer of the Federalist problems is "same
+author". Why: impostors unlike the texts push the score towards "same author" (the
+questioned text is nearer any text of its own kind than any impostor), not towards
+"different author"; a "different author" answer is given *against* that push. The
+variants (:data:`SAME_VARIANTS`) withhold only the "same author" decisions of a far,
+inseparable pair, at 0.60 and at 0.65; conditions 1–3 as above, on draw
+:data:`SAME_DRAW` (never run) and the mirror problems drawn with seed :data:`SAME_DRAW`
+(other single papers and pairs of Hamilton's than the first rule's, drawn from the same
+51 papers); if both hold, 0.60.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -84,11 +98,11 @@ from hclib.studies.verification_picks import CHECK_N, FEDERALIST_FILE, OPTIONS, 
 from hclib.studies.verification_rivals import relative_table, table_answers
 from hclib.studies.verification_study import DATA
 
-__all__ = ["CHECK_DRAW", "CHECK_FILE", "FAR_RULE", "MAX_WITHHELD", "MIRROR_FILE",
-           "PAIR_GAP", "VARIANTS", "check", "conditions", "federalist", "mirror",
-           "mirror_jobs", "verdict", "withheld"]
+__all__ = ["FAR_RULE", "MAX_WITHHELD", "PAIR_GAP", "RULES", "SAME_DRAW", "SAME_RULE",
+           "SAME_VARIANTS", "VARIANTS", "Rule", "check", "conditions", "federalist",
+           "main", "mirror", "mirror_jobs", "verdict", "withheld"]
 
-#: The rule, written and committed before its check ran (module docstring).
+#: The first rule, written and committed before its check ran (module docstring).
 FAR_RULE = ("the default with 'no decision: impostors unlike these texts' where the smaller "
             "of the questioned and the known texts' gaps is above 1 and the separation at "
             "most 0.60 (or 0.65) replaces the default only if on draw 24 (never run, 200 "
@@ -98,23 +112,51 @@ FAR_RULE = ("the default with 'no decision: impostors unlike these texts' where 
             "disjoint pairs, seed 24) against Madison's and Jay's 19 give at most 5 % "
             "'same author'; the stored Madison rows at most 5 % with one and two known; "
             "0.60 first")
-#: The check's draw (never run before the rule).
-CHECK_DRAW = 24
+#: The second rule, written and committed after the first's result, before its check.
+SAME_RULE = ("as the first rule, but only the 'same author' decisions of a far, "
+             "inseparable pair are withheld (0.60 or 0.65), on draw 25 (never run) and "
+             "the mirror problems drawn with seed 25; 0.60 first")
+#: The draw and mirror seed of the second rule's check (never run before it).
+SAME_DRAW = 25
 #: The pair gap (the smaller of the two gaps) above which a pair may be withheld.
 PAIR_GAP = 1.0
-#: The variants: name -> the separation at or below which a far pair is withheld.
+#: The first rule's variants: name -> the separation at or below which a far pair is
+#: withheld.
 VARIANTS = {"far pair, 0.60": 0.60, "far pair, 0.65": 0.65}
+#: The second rule's variants (only "same author" withheld).
+SAME_VARIANTS = {"far pair, same withheld, 0.60": 0.60,
+                 "far pair, same withheld, 0.65": 0.65}
 #: The share of the novels' decisions a variant may withhold.
 MAX_WITHHELD = 0.05
-#: The check's answers on the draw (:func:`check`).
-CHECK_FILE = DATA / "verification_far_pair_check.csv"
-#: The mirror problems' rows (:func:`mirror`).
-MIRROR_FILE = DATA / "verification_far_pair_mirror.csv"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule's check: its variants (name -> separation level), whether only "same
+    author" is withheld, its draw (also the mirror problems' seed), its stored files."""
+
+    variants: dict[str, float]
+    same_only: bool
+    draw: int
+    name: str
+
+    @property
+    def check_file(self) -> Path:
+        return DATA / f"verification_{self.name}_check.csv"
+
+    @property
+    def mirror_file(self) -> Path:
+        return DATA / f"verification_{self.name}_mirror.csv"
+
+
+#: The two rules, in the order they were written.
+RULES = {"first": Rule(VARIANTS, False, 24, "far_pair"),
+         "second": Rule(SAME_VARIANTS, True, SAME_DRAW, "far_pair_same")}
 
 
 def withheld(separation: np.ndarray, gap_questioned: np.ndarray, gap_known: np.ndarray,
              level: float) -> np.ndarray:
-    """Where a variant answers "no decision": the pair gap :math:`\\min(g_Q, g_K)` above
+    """Where a far, inseparable pair is: the pair gap :math:`\\min(g_Q, g_K)` above
     :data:`PAIR_GAP` and the separation at most ``level`` (a NaN gap never)."""
     sep = np.asarray(separation, dtype=float)
     pair = np.fmin(np.asarray(gap_questioned, float), np.asarray(gap_known, float))
@@ -122,39 +164,40 @@ def withheld(separation: np.ndarray, gap_questioned: np.ndarray, gap_known: np.n
         return (pair > PAIR_GAP) & (sep <= level)
 
 
-def check(save: bool = True) -> pd.DataFrame:
-    """Condition 1's answers: one row per (variant, problem) of the default, each of
-    :data:`VARIANTS` and General Impostors on draw :data:`CHECK_DRAW`."""
+def check(rule: Rule, save: bool = True) -> pd.DataFrame:
+    """Condition 1's answers: one row per (variant, problem) of the default, each of the
+    rule's variants and General Impostors on the rule's draw."""
     from hclib.studies.verification_seeds import default_models
 
     main, few = default_models()
-    test = test_problems(CHECK_DRAW, CHECK_N)
+    test = test_problems(rule.draw, CHECK_N)
     table = relative_table(test, OPTIONS)
     shipped = table_answers(table, few, main)
     answered = {SHIPPED: shipped}
-    for name, level in VARIANTS.items():
-        answered[name] = np.where(withheld(table["separation"], table["gap_questioned"],
-                                           table["gap_known"], level), 0.5, shipped)
-    return check_answers(test, answered, CHECK_FILE if save else None)
+    for name, level in rule.variants.items():
+        w = withheld(table["separation"], table["gap_questioned"], table["gap_known"],
+                     level)
+        if rule.same_only:
+            w &= shipped > 0.5
+        answered[name] = np.where(w, 0.5, shipped)
+    return check_answers(test, answered, rule.check_file if save else None)
 
 
-def mirror_jobs() -> list[tuple]:
+def mirror_jobs(seed: int) -> list[tuple]:
     """Hamilton's papers known against Madison's and Jay's (false), and two of his against
-    12 of his others (true, reported), with the default pool; seeded by
-    :data:`CHECK_DRAW` (module docstring)."""
+    12 of his others (true, reported), with the default pool (module docstring)."""
     from hclib.studies.verification_kind import _papers
 
     papers = _papers()
     ham, others = papers["Hamilton"], papers["Madison"] + papers["Jay"]
-    rng = np.random.default_rng(CHECK_DRAW)
+    rng = np.random.default_rng(seed)
     order = rng.permutation(len(ham))
     jobs: list[tuple] = []
     for i in order[:14]:
         jobs += [("Hamilton 1 known", f"Hamilton {i} vs other {j}", False, [ham[i]], q,
                   None) for j, q in enumerate(others)]
     for k in range(7):
-        pair = order[14 + 2 * k:16 + 2 * k]
-        known = [ham[i] for i in pair]
+        known = [ham[i] for i in order[14 + 2 * k:16 + 2 * k]]
         jobs += [("Hamilton 2 known", f"Hamilton pair {k} vs other {j}", False, known, q,
                   None) for j, q in enumerate(others)]
         picks = rng.choice(order[28:], 12, replace=False)
@@ -163,31 +206,32 @@ def mirror_jobs() -> list[tuple]:
     return jobs
 
 
-def mirror(save: bool = True) -> pd.DataFrame:
-    """Condition 2's rows: :func:`mirror_jobs` answered by today's default (the kind
-    check's columns: gaps, separation, decision)."""
+def mirror(rule: Rule, save: bool = True) -> pd.DataFrame:
+    """Condition 2's rows: :func:`mirror_jobs` of the rule's seed answered by today's
+    default (the kind check's columns: gaps, separation, decision)."""
     from hclib.studies import verification_kind as kind
 
-    frame = kind._run(mirror_jobs(), options={})
+    frame = kind._run(mirror_jobs(rule.draw), options={})
     if save:
-        frame.to_csv(MIRROR_FILE, index=False, float_format="%.6g")
+        frame.to_csv(rule.mirror_file, index=False, float_format="%.6g")
     return frame
 
 
-def federalist(frame: pd.DataFrame) -> pd.DataFrame:
+def federalist(frame: pd.DataFrame, variants: dict[str, float]) -> pd.DataFrame:
     """Per group of Federalist rows (:func:`mirror` or the stored Madison rows): the share
-    of "same author" of the default and of each variant."""
+    of "same author" of the default and of each variant (a withheld pair's "same author"
+    is withheld under either rule)."""
     out = {"problems": frame.groupby("group", sort=False).size(),
            "same (default)": frame["decision"].eq("same author").groupby(
                frame["group"], sort=False).mean()}
-    for name, level in VARIANTS.items():
+    for name, level in variants.items():
         w = withheld(frame["separation"], frame["gap_questioned"], frame["gap_known"], level)
         same = frame["decision"].eq("same author") & ~w
         out[f"same ({name})"] = same.groupby(frame["group"], sort=False).mean()
     return pd.DataFrame(out)
 
 
-def conditions(frame: pd.DataFrame, mirror_frame: pd.DataFrame,
+def conditions(rule: Rule, frame: pd.DataFrame, mirror_frame: pd.DataFrame,
                madison: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per variant: :func:`~hclib.studies.verification_confirmation.check_summary` of
     :func:`check`'s answers, the novels' decisions withheld, and the three conditions
@@ -198,9 +242,10 @@ def conditions(frame: pd.DataFrame, mirror_frame: pd.DataFrame,
                                                   values="answer")
     answered = novels[SHIPPED].ne(0.5)
     ship = out.loc[SHIPPED]
-    mir, mad = federalist(mirror_frame), federalist(madison)
+    mir = federalist(mirror_frame, rule.variants)
+    mad = federalist(madison, rule.variants)
     rows = {}
-    for name in VARIANTS:
+    for name in rule.variants:
         new = out.loc[name]
         share = float((answered & novels[name].eq(0.5)).sum() / max(int(answered.sum()), 1))
         first = bool(new.worst_cllr < 1 and new.non_answers_novels < 0.2
@@ -216,27 +261,31 @@ def conditions(frame: pd.DataFrame, mirror_frame: pd.DataFrame,
     return out.join(pd.DataFrame(rows).T, how="left")
 
 
-def verdict(frame: pd.DataFrame | None = None, mirror_frame: pd.DataFrame | None = None
-            ) -> tuple[str | None, pd.DataFrame]:
-    """(the variant the rule adopts, ``None`` if neither holds; :func:`conditions`)."""
-    frame = pd.read_csv(CHECK_FILE) if frame is None else frame
-    mirror_frame = pd.read_csv(MIRROR_FILE) if mirror_frame is None else mirror_frame
-    table = conditions(frame, mirror_frame)
-    chosen = [name for name in VARIANTS if bool(table.loc[name, "holds"])]
+def verdict(rule: Rule, frame: pd.DataFrame | None = None,
+            mirror_frame: pd.DataFrame | None = None) -> tuple[str | None, pd.DataFrame]:
+    """(the variant the rule adopts, ``None`` if neither holds; :func:`conditions`), from
+    the stored answers by default."""
+    frame = pd.read_csv(rule.check_file) if frame is None else frame
+    mirror_frame = pd.read_csv(rule.mirror_file) if mirror_frame is None else mirror_frame
+    table = conditions(rule, frame, mirror_frame)
+    chosen = [name for name in rule.variants if bool(table.loc[name, "holds"])]
     return (chosen[0] if chosen else None), table
 
 
-def _differences(frame: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
-    return pd.concat([differences(frame, reference=n) for n in names])
+def main(which: str = "second") -> None:
+    """Run one rule's check and print its verdict (a few minutes on 2 cores)."""
+    rule = RULES[which]
+    print(FAR_RULE if which == "first" else SAME_RULE)
+    answers, rows = check(rule), mirror(rule)
+    chosen, table = verdict(rule, answers, rows)
+    with pd.option_context("display.width", 220):
+        print(table.T.to_string())
+        print(federalist(rows, rule.variants).to_string())
+        print(federalist(pd.read_csv(FEDERALIST_FILE), rule.variants).to_string())
+        for name in rule.variants:
+            print(differences(answers, reference=name).to_string())
+    print("adopted:", chosen)
 
 
 if __name__ == "__main__":
-    print(FAR_RULE)
-    answers, rows = check(), mirror()
-    chosen, table = verdict(answers, rows)
-    with pd.option_context("display.width", 220):
-        print(table.to_string())
-        print(federalist(rows).to_string())
-        print(federalist(pd.read_csv(FEDERALIST_FILE)).to_string())
-        print(_differences(answers, list(VARIANTS)).to_string())
-    print("adopted:", chosen)
+    main()
