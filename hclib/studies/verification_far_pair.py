@@ -82,6 +82,24 @@ inseparable pair, at 0.60 and at 0.65; conditions 1–3 as above, on draw
 :data:`SAME_DRAW` (never run) and the mirror problems drawn with seed :data:`SAME_DRAW`
 (other single papers and pairs of Hamilton's than the first rule's, drawn from the same
 51 papers); if both hold, 0.60.
+
+**Result of the second rule** (5 minutes on 2 cores). **Neither variant holds**, by one
+condition: both withhold the same 6 of the 164 novels' decisions (3.7 %, at most 5 %
+allowed), but the default already leaves 18.0 % of this draw's novels unanswered and the
+variants 21.0 % (under 20 % asked, issue 41 item 2); mean c@1 .7133 → .7100, mean AUC
+.7811 → .7804. The 6 withheld "same author" answers were right 5 times: in-kind novels
+far from the pool and inseparable are not the Federalist's wrong answers. On the mirror
+problems (seed 25) "same author" falls 56.8 % → 4.9 % (0.60) and 2.3 % (0.65) with one of
+Hamilton's papers known, 17.3 % → 0.8 % and 0 % with two; on the stored Madison rows as
+before (0.60 fails with two known, 5.04 %). The default against General Impostors on
+draw 25: essays +.091 (clear), Federalist +.051, novels −.017, pairs −.005.
+
+So the Federalist target of item 6 (one or two known texts, the default pool) is met by
+withholding only at a price the novels' cap on non-answers does not leave room for: the
+default leaves 14.5–18.5 % of the novels unanswered on draws 21–25. What would meet both:
+a sharper sign of a pool unlike the texts than the gap of the 100 most frequent words
+(the in-kind novels' gaps overlap the Federalist papers', 5–10 % of them above 1.15), or
+impostors of the texts' kind, which the chapter asks for.
 """
 
 from __future__ import annotations
