@@ -118,7 +118,7 @@ from hclib.studies.verification_study import DATA
 
 __all__ = ["FAR_RULE", "MAX_WITHHELD", "PAIR_GAP", "RULES", "SAME_DRAW", "SAME_RULE",
            "SAME_VARIANTS", "VARIANTS", "Rule", "check", "conditions", "federalist",
-           "main", "mirror", "mirror_jobs", "verdict", "withheld"]
+           "main", "mirror", "mirror_jobs", "summary", "verdict", "withheld"]
 
 #: The first rule, written and committed before its check ran (module docstring).
 FAR_RULE = ("the default with 'no decision: impostors unlike these texts' where the smaller "
@@ -177,7 +177,7 @@ def withheld(separation: np.ndarray, gap_questioned: np.ndarray, gap_known: np.n
     """Where a far, inseparable pair is: the pair gap :math:`\\min(g_Q, g_K)` above
     :data:`PAIR_GAP` and the separation at most ``level`` (a NaN gap never)."""
     sep = np.asarray(separation, dtype=float)
-    pair = np.fmin(np.asarray(gap_questioned, float), np.asarray(gap_known, float))
+    pair = np.minimum(np.asarray(gap_questioned, float), np.asarray(gap_known, float))
     with np.errstate(invalid="ignore"):
         return (pair > PAIR_GAP) & (sep <= level)
 
@@ -288,6 +288,35 @@ def verdict(rule: Rule, frame: pd.DataFrame | None = None,
     table = conditions(rule, frame, mirror_frame)
     chosen = [name for name in rule.variants if bool(table.loc[name, "holds"])]
     return (chosen[0] if chosen else None), table
+
+
+def summary() -> pd.DataFrame:
+    """Both rules' variants from the stored answers, one row each: the novels' decisions
+    withheld and non-answers, the mean c@1 and AUC beside the default's, "same author"
+    on the mirror problems and on the stored Madison rows (one and two known), whether
+    the rule holds."""
+    madison = pd.read_csv(FEDERALIST_FILE)
+    rows = []
+    for rule in RULES.values():
+        _, table = verdict(rule)
+        mirror_frame = pd.read_csv(rule.mirror_file)
+        mir = federalist(mirror_frame, rule.variants)
+        mad = federalist(madison, rule.variants)
+        for name in rule.variants:
+            rows.append({
+                "variant": name, "draw": rule.draw,
+                "novels withheld": table.loc[name, "novels withheld"],
+                "novels unanswered": table.loc[name, "non_answers_novels"],
+                "default unanswered": table.loc[SHIPPED, "non_answers_novels"],
+                "c@1 change": table.loc[name, "mean_c_at_1"]
+                - table.loc[SHIPPED, "mean_c_at_1"],
+                "AUC change": table.loc[name, "mean_auc"] - table.loc[SHIPPED, "mean_auc"],
+                **{f"Hamilton {k} known": mir.loc[f"Hamilton {k} known", f"same ({name})"]
+                   for k in (1, 2)},
+                **{f"Madison {k} known": mad.loc[f"Madison {k} known", f"same ({name})"]
+                   for k in (1, 2)},
+                "holds": bool(table.loc[name, "holds"])})
+    return pd.DataFrame(rows).set_index("variant")
 
 
 def main(which: str = "second") -> None:

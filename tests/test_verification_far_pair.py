@@ -1,0 +1,80 @@
+"""Far, inseparable pairs withheld: the two rules of hclib.studies.verification_far_pair
+(which pairs, the mirror problems, the stored verdicts as the module reports them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hclib.studies import verification_far_pair as far
+from hclib.studies.verification_picks import FEDERALIST_FILE
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_withheld_is_the_smaller_gap_above_one_and_an_inseparable_pair(seed):
+    rng = np.random.default_rng(seed)
+    n = 400
+    sep = rng.uniform(0.3, 0.9, n)
+    gq, gk = rng.uniform(0.7, 1.5, n), rng.uniform(0.7, 1.5, n)
+    gq[:20] = np.nan  # a pool too small for gaps: never withheld
+    sep[20:30], gq[30:40] = 0.6, 1.0  # the bounds: separation in, gap out
+    got = far.withheld(sep, gq, gk, 0.6)
+    want = [bool(np.isfinite(a) and min(a, b) > 1.0 and s <= 0.6)
+            for s, a, b in zip(sep, gq, gk)]
+    assert got.tolist() == want
+    assert not got[:20].any() and not got[30:40].any()
+    assert (far.withheld(sep, gq, gk, 0.65) >= got).all()  # a higher level withholds more
+
+
+@pytest.mark.parametrize("seed", [24, 25])
+def test_mirror_problems_are_hamiltons_papers_against_the_others(seed):
+    jobs = far.mirror_jobs(seed)
+    groups = pd.Series([j[0] for j in jobs]).value_counts()
+    assert groups.to_dict() == {"Hamilton 1 known": 14 * 19, "Hamilton 2 known": 7 * 19,
+                                "Hamilton 2 known, Hamilton questioned": 7 * 12}
+    from hclib.studies.verification_kind import _papers
+
+    papers = _papers()
+    ham, others = set(papers["Hamilton"]), set(papers["Madison"] + papers["Jay"])
+    knowns = {}
+    for group, _, same, known, q, pool in jobs:
+        assert pool is None and set(known) <= ham and q not in known
+        assert same == (q in ham) == group.endswith("Hamilton questioned")
+        assert same or q in others
+        knowns.setdefault(group.split(",")[0], set()).add(tuple(known))
+    assert len(knowns["Hamilton 1 known"]) == 14 and len(knowns["Hamilton 2 known"]) == 7
+    used = [p for pair in knowns["Hamilton 2 known"] for p in pair]
+    assert len(set(used)) == 14  # disjoint pairs
+    assert not set(used) & {k[0] for k in knowns["Hamilton 1 known"]}
+    assert jobs == far.mirror_jobs(seed)
+
+
+def test_the_two_seeds_draw_other_mirror_problems():
+    a, b = far.mirror_jobs(24), far.mirror_jobs(25)
+    assert [j[3] for j in a] != [j[3] for j in b]
+
+
+def test_stored_verdicts_as_the_module_reports_them():
+    """Neither rule holds; the docstring's numbers from the stored answers."""
+    table = far.summary()
+    assert not table.holds.any()
+    first = table.loc["far pair, 0.60"]
+    assert round(first["novels withheld"], 3) == 0.024 and first["Hamilton 2 known"] > 0.05
+    assert table.loc["far pair, 0.65", "novels withheld"] > far.MAX_WITHHELD
+    second = table.loc["far pair, same withheld, 0.65"]
+    assert second["novels withheld"] <= far.MAX_WITHHELD
+    assert round(second["default unanswered"], 3) == 0.18
+    assert round(second["novels unanswered"], 3) == 0.21
+    for rule in far.RULES.values():
+        chosen, conditions = far.verdict(rule)
+        assert chosen is None and set(rule.variants) <= set(conditions.index)
+
+
+def test_withholding_never_adds_a_same_author_answer():
+    rows = pd.read_csv(FEDERALIST_FILE)
+    shares = far.federalist(rows, far.VARIANTS)
+    for name in far.VARIANTS:
+        assert (shares[f"same ({name})"] <= shares["same (default)"]).all()
+    # 18 of 357: the first rule's 0.60 fails the Madison condition by one problem
+    assert round(shares.loc["Madison 2 known", "same (far pair, 0.60)"] * 357) == 18
