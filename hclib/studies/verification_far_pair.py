@@ -34,21 +34,21 @@ above). A NaN gap (pool under ``KIND_MIN_POOL`` texts) never withholds.
 
 **The rule.** A variant replaces the default only if, on problems never run:
 
-1. draw :data:`CHECK_DRAW`, 200 problems per test set: its :math:`C_{llr}` is below 1 on
+1. draw 24 (:data:`RULES`), 200 problems per test set: its :math:`C_{llr}` is below 1 on
    every set, its non-answers under 20 % on the novels and on the pairs, its mean c@1 at
    least the default's minus 0.01 and its mean AUC at least the default's minus 0.005 (a
    withheld answer moves the AUC a little either way), and it withholds at most 5 % of
    the novels' decisions;
-2. the *mirror* problems (:func:`mirror_jobs`, seeded by :data:`CHECK_DRAW`): Hamilton's
+2. the *mirror* problems (:func:`mirror_jobs`, seeded by the draw, 24): Hamilton's
    papers known (14 single papers; 7 disjoint pairs) against each of Madison's and Jay's
    19 papers with the default pool give at most 5 % "same author" with one known and
    with two;
 3. the stored Madison rows (seen) give at most 5 % "same author" with one and with two
    of Madison's papers known.
 
-If both hold, *far pair, 0.60* (the shipped level, fewer withheld). Condition 3 is known,
-before the run, to fail for 0.60 by one problem (18 of 357 with two known, 5.04 %). Reported beside, with
-no criterion: two of Hamilton's papers known against 12 of his others (the tool cannot
+If both hold, *far pair, 0.60* (the shipped level, fewer withheld). Condition 3 is
+known, before the run, to fail for 0.60 by one problem (18 of 357 with two known, 5.04
+%). Reported beside, with no criterion: two of Hamilton's papers known against 12 of his others (the tool cannot
 tell here either, so "no decision" is the honest answer), and General Impostors.
 
 **Result** (``python -m hclib.studies.verification_far_pair``, 5 minutes on 2 cores; the
@@ -138,10 +138,10 @@ SAME_RULE = ("as the first rule, but only the 'same author' decisions of a far, 
 SAME_DRAW = 25
 #: The pair gap (the smaller of the two gaps) above which a pair may be withheld.
 PAIR_GAP = 1.0
-#: The first rule's variants: name -> the separation at or below which a far pair is
-#: withheld.
+#: The separation level at or below which each variant of the first rule withholds a
+#: far pair, by the variant's name.
 VARIANTS = {"far pair, 0.60": 0.60, "far pair, 0.65": 0.65}
-#: The second rule's variants (only "same author" withheld).
+#: The second rule's variants, as :data:`VARIANTS` (only "same author" withheld).
 SAME_VARIANTS = {"far pair, same withheld, 0.60": 0.60,
                  "far pair, same withheld, 0.65": 0.65}
 #: The share of the novels' decisions a variant may withhold.
