@@ -48,8 +48,9 @@ above). A NaN gap (pool under ``KIND_MIN_POOL`` texts) never withholds.
 
 If both hold, *far pair, 0.60* (the shipped level, fewer withheld). Condition 3 is
 known, before the run, to fail for 0.60 by one problem (18 of 357 with two known, 5.04
-%). Reported beside, with no criterion: two of Hamilton's papers known against 12 of his others (the tool cannot
-tell here either, so "no decision" is the honest answer), and General Impostors.
+%). Reported beside, with no criterion: two of Hamilton's papers known against 12 of his
+others (the tool cannot tell here either, so "no decision" is the honest answer), and
+General Impostors.
 
 **Result** (``python -m hclib.studies.verification_far_pair``, 5 minutes on 2 cores; the
 stored answers' numbers). **Neither variant holds.**
