@@ -85,7 +85,8 @@ from hclib.engine.distances import subset_masks
 __all__ = ["DISTANCE", "SHARE", "SUBSETS", "WINDOWS", "ImpostorSpace", "Impostors",
            "MAX_BUCKET", "MAX_POOL", "read_pool", "exclusion_sets", "features_in_blocks",
            "pool_counts",
-           "impostor_features", "impostor_space", "minmax_pairs", "windows",
+           "impostor_features", "impostor_space", "minmax_pairs", "shared_columns",
+           "windows",
            "with_impostor_space"]
 
 #: Random feature subsets :math:`R`.
@@ -493,6 +494,15 @@ def pool_counts(names: Sequence[str], texts: Sequence[str], feats: Any,
     return counts
 
 
+def shared_columns(counts: np.ndarray, shared: int) -> np.ndarray | None:
+    """The columns (words) that at least ``min(shared, n)`` of the ``n`` texts ``counts``
+    use; ``None`` for every column (``shared`` 0, or fewer than two such words)."""
+    if shared <= 0 or counts.shape[0] == 0:
+        return None
+    keep = np.flatnonzero((counts > 0).sum(axis=0) >= min(shared, counts.shape[0]))
+    return keep if keep.size >= 2 else None
+
+
 def with_impostor_space(result: Any, groups: list,
                          works: Sequence[Hashable] | None,
                          tokens: list[list[str]] | None = None,
@@ -525,10 +535,16 @@ def with_impostor_space(result: Any, groups: list,
         counts = items.counts(raw[1], result._counts)
         pool = None if pool is None else items.counts(raw[2][1], pool)
         tokens = None  # windows of the raw texts instead
+    keep = shared_columns(counts, variant.shared) if items is None else None
+    index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
+    if keep is not None:  # the words the texts to attribute share, as an item space
+        known_counts, counts = known_counts[:, keep], counts[:, keep]
+        pool = None if pool is None else pool[:, keep]
+        index = {result.vocabulary[j]: k for k, j in enumerate(keep)} if index else {}
     space = impostor_space(known_counts, labels, result.candidates,
                            exclusion_sets(groups, works), statistic="mean"
                            if variant.mean_shares else "nearest", pool=pool)
-    if items is not None:
+    if items is not None or keep is not None:
         space = replace(space, items=known_counts,
                         totals=result._known_counts.sum(axis=1))
     if variant.matched:
@@ -541,7 +557,6 @@ def with_impostor_space(result: Any, groups: list,
         best = np.array([column[a] for a in base["author"]])
         at = np.flatnonzero(scored)
         parts, owner = [], []
-        index = {w: j for j, w in enumerate(result.vocabulary)} if tokens is not None else {}
         for k, i in enumerate(at):
             win = None if tokens is None else windows(tokens[i], index, space.length)
             if items is not None and variant.windowed:  # raw is given with items

@@ -112,6 +112,10 @@ class OutsiderVariant:
     #: The impostor shares times the centred evidence, :math:`f \tilde t` and
     #: :math:`b \tilde t`, are features too (:func:`length_features`).
     length_slopes: bool = False
+    #: The impostor space counts only the words that at least ``min(shared, n)`` of the
+    #: ``n`` texts to attribute use (0: every word of the vocabulary;
+    #: :func:`hclib.attribution.impostors.shared_columns`, :mod:`hclib.studies.outsider_shared`).
+    shared: int = 0
 
     @property
     def uses_impostors(self) -> bool:
@@ -128,7 +132,7 @@ _GI = ("f", "b")
 _GIM = dict(windowed=True, mean_shares=True)  # GIm: windows, mean shares
 #: Every variant compared by the rules of :mod:`hclib.studies.open_set`,
 #: :mod:`hclib.studies.flat_folders`, :mod:`hclib.studies.outsider_length` and
-#: :mod:`hclib.studies.outsider_margin`.
+#: :mod:`hclib.studies.outsider_margin` and :mod:`hclib.studies.outsider_shared`.
 OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
     "A": OutsiderVariant(("g",)), "B": OutsiderVariant(("g", "rho")),
     "C": OutsiderVariant(_GZ), "D": OutsiderVariant(("g", "rho", "z")),
@@ -146,7 +150,8 @@ OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
     "GIm+C×L": OutsiderVariant(_GI + _GZ, with_length=True, length_slopes=True, **_GIM),
     "GIml+C": OutsiderVariant(_GI + _GZ, matched=True, **_GIM),
     "GIml+D": OutsiderVariant(_GI + ("g", "rho", "z"), matched=True, **_GIM),
-    "GIml+CE": OutsiderVariant(_GI + _GZ + ("ell",), matched=True, **_GIM)}
+    "GIml+CE": OutsiderVariant(_GI + _GZ + ("ell",), matched=True, **_GIM),
+    "GIml+Cs": OutsiderVariant(_GI + _GZ, matched=True, shared=4, **_GIM)}
 #: The variant chosen by the rules of :mod:`hclib.studies.open_set`, fixed before its runs.
 DEFAULT_VARIANT = "GIml+C"
 _CLIP = 20.0
