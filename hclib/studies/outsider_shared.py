@@ -75,7 +75,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["CLOSED_RESULTS", "FRESH", "RESULTS", "VARIANTS", "adopted", "closed_set",
-           "fresh_summary", "load",
+           "closed_set_summary", "fresh_summary", "load",
            "shared_variants", "targets"]
 
 #: GIml+C (the default) and the variant, the default first.
@@ -140,6 +140,21 @@ def closed_set(save: bool = True) -> pd.DataFrame:
     if save:
         table.to_csv(CLOSED_RESULTS, index=False, float_format="%.6g")
     return table
+
+
+def closed_set_summary(table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per variant, :func:`closed_set`'s rows (stored by default) pooled, each problem
+    weighted by its texts: the expected and the real accuracy, the estimated share of
+    outsiders, and the mean absolute error of the expected accuracy per problem."""
+    table = pd.read_csv(CLOSED_RESULTS) if table is None else table
+    rows = {}
+    for name, g in table.groupby("variant", sort=False):
+        w = g["texts"] / g["texts"].sum()
+        rows[name] = {"expected": float((g["expected"] * w).sum()),
+                      "real": float((g["real"] * w).sum()),
+                      "share": float((g["outsiders"] * w).sum()),
+                      "error per problem": float((g["expected"] - g["real"]).abs().mean())}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def load() -> pd.DataFrame:
