@@ -114,7 +114,8 @@ class OutsiderVariant:
     length_slopes: bool = False
     #: The impostor space counts only the words that at least ``min(shared, n)`` of the
     #: ``n`` texts to attribute use (0: every word of the vocabulary;
-    #: :func:`hclib.attribution.impostors.shared_columns`, :mod:`hclib.studies.outsider_shared`).
+    #: :func:`hclib.attribution.impostors.shared_columns`,
+    #: :mod:`hclib.studies.outsider_shared`).
     shared: int = 0
 
     @property
@@ -131,7 +132,7 @@ _GZ = ("g", "z")
 _GI = ("f", "b")
 _GIM = dict(windowed=True, mean_shares=True)  # GIm: windows, mean shares
 #: Every variant compared by the rules of :mod:`hclib.studies.open_set`,
-#: :mod:`hclib.studies.flat_folders`, :mod:`hclib.studies.outsider_length` and
+#: :mod:`hclib.studies.flat_folders`, :mod:`hclib.studies.outsider_length`,
 #: :mod:`hclib.studies.outsider_margin` and :mod:`hclib.studies.outsider_shared`.
 OUTSIDER_VARIANTS: dict[str, OutsiderVariant] = {
     "A": OutsiderVariant(("g",)), "B": OutsiderVariant(("g", "rho")),
