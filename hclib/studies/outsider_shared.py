@@ -27,8 +27,9 @@ space at their share of tokens, as an item space). The attribution, its verdicts
 confidence do not change.
 
 **The rule** (written and committed before the variant was run). GIml+Cs replaces GIml+C
-only if (a) the eleventh rule's conditions hold (:func:`hclib.studies.outsider_margin.
-chosen` on :func:`~hclib.studies.outsider_margin.margin_variants`: the PAN training AUC
+only if (a) the eleventh rule's conditions hold
+(:func:`hclib.studies.outsider_margin.chosen` on
+:func:`~hclib.studies.outsider_margin.margin_variants`: the PAN training AUC
 above GIml+C's by more than 0.01; the estimated share at most 5 % on the Gutenberg work
 folders and on flat folders; Collins flagged on at least 4 of 6 pieces and whole; no more
 right whole third novels rejected; the 250-word check's share not above GIml+C's), and
