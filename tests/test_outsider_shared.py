@@ -29,6 +29,11 @@ def test_shared_columns_match_a_count_by_hand(seed):
     assert shared_columns(one, 4).tolist() == [1, 2, 4]
 
 
+def test_shared_words_need_the_vocabulary_space():
+    with pytest.raises(ValueError, match="items must be"):
+        outsider.OutsiderVariant(("f", "b"), items=("chars:3",), shared=4)
+
+
 def test_the_variant_moves_p_outsider_only():
     """GIml+Cs leaves the verdicts and their confidence as they are and builds its
     impostor space on the shared words; the default variant is GIml+C."""

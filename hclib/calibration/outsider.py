@@ -118,6 +118,11 @@ class OutsiderVariant:
     #: :mod:`hclib.studies.outsider_shared`).
     shared: int = 0
 
+    def __post_init__(self) -> None:
+        if self.shared and self.items != ("vocabulary",):
+            raise ValueError(f"shared={self.shared} keeps words of the attribution's "
+                             f"vocabulary; items must be ('vocabulary',), got {self.items}")
+
     @property
     def uses_impostors(self) -> bool:
         """True when some feature is an impostor share (:data:`IMPOSTOR_FEATURES`)."""

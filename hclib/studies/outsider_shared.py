@@ -170,8 +170,7 @@ def adopted(table: pd.DataFrame | None = None) -> str:
     from .outsider_margin import chosen
 
     table = load() if table is None else table
-    first = chosen(table[[c for c in table.columns if not c.startswith("fresh")]],
-                   VARIANTS[0])
+    first = chosen(table, VARIANTS[0])
     if first == VARIANTS[0]:
         return first
     keep = table.loc[first, "fresh AUC all"] >= table.loc[VARIANTS[0], "fresh AUC all"]

@@ -113,6 +113,7 @@ import pandas as pd
 
 from hclib.studies.verification_confirmation import (check_answers, check_summary,
                                                       differences, test_problems)
+from hclib.studies.verification_inseparable import decisions_withheld
 from hclib.studies.verification_picks import CHECK_N, FEDERALIST_FILE, OPTIONS, SHIPPED
 from hclib.studies.verification_rivals import relative_table, table_answers
 from hclib.studies.verification_study import DATA
@@ -147,6 +148,9 @@ SAME_VARIANTS = {"far pair, same withheld, 0.60": 0.60,
                  "far pair, same withheld, 0.65": 0.65}
 #: The share of the novels' decisions a variant may withhold.
 MAX_WITHHELD = 0.05
+# the groups of conditions 2 and 3, whose "same author" must stay at most 5 %
+_MIRROR = ("Hamilton 1 known", "Hamilton 2 known")
+_MADISON = ("Madison 1 known", "Madison 2 known")
 
 
 @dataclass(frozen=True)
@@ -244,7 +248,8 @@ def federalist(frame: pd.DataFrame, variants: dict[str, float]) -> pd.DataFrame:
            "same (default)": frame["decision"].eq("same author").groupby(
                frame["group"], sort=False).mean()}
     for name, level in variants.items():
-        w = withheld(frame["separation"], frame["gap_questioned"], frame["gap_known"], level)
+        w = withheld(frame["separation"], frame["gap_questioned"], frame["gap_known"],
+                     level)
         same = frame["decision"].eq("same author") & ~w
         out[f"same ({name})"] = same.groupby(frame["group"], sort=False).mean()
     return pd.DataFrame(out)
@@ -253,29 +258,27 @@ def federalist(frame: pd.DataFrame, variants: dict[str, float]) -> pd.DataFrame:
 def conditions(rule: Rule, frame: pd.DataFrame, mirror_frame: pd.DataFrame,
                madison: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per variant: :func:`~hclib.studies.verification_confirmation.check_summary` of
-    :func:`check`'s answers, the novels' decisions withheld, and the three conditions
+    :func:`check`'s answers, the novels' decisions withheld, "same author" on the mirror
+    problems and on the Madison rows (one and two known), and the three conditions
     (module docstring) with whether the rule holds."""
     madison = pd.read_csv(FEDERALIST_FILE) if madison is None else madison
     out = check_summary(frame)
-    novels = frame[frame.set.eq("novels")].pivot(index="problem", columns="variant",
-                                                  values="answer")
-    answered = novels[SHIPPED].ne(0.5)
     ship = out.loc[SHIPPED]
-    mir = federalist(mirror_frame, rule.variants)
-    mad = federalist(madison, rule.variants)
+    mir, mad = federalist(mirror_frame, rule.variants), federalist(madison, rule.variants)
+    same = {**mir.loc[list(_MIRROR)].to_dict("index"),
+            **mad.loc[list(_MADISON)].to_dict("index")}
     rows = {}
     for name in rule.variants:
         new = out.loc[name]
-        share = float((answered & novels[name].eq(0.5)).sum() / max(int(answered.sum()), 1))
+        share = decisions_withheld(frame, name)
+        shares = {g: same[g][f"same ({name})"] for g in same}
         first = bool(new.worst_cllr < 1 and new.non_answers_novels < 0.2
                      and new.non_answers_pairs < 0.2
                      and new.mean_c_at_1 >= ship.mean_c_at_1 - 0.01
                      and new.mean_auc >= ship.mean_auc - 0.005 and share <= MAX_WITHHELD)
-        second = all(mir.loc[g, f"same ({name})"] <= 0.05
-                     for g in ("Hamilton 1 known", "Hamilton 2 known"))
-        third = all(mad.loc[g, f"same ({name})"] <= 0.05
-                    for g in ("Madison 1 known", "Madison 2 known"))
-        rows[name] = {"novels withheld": share, "draw": first, "mirror": second,
+        second = all(shares[g] <= 0.05 for g in _MIRROR)
+        third = all(shares[g] <= 0.05 for g in _MADISON)
+        rows[name] = {"novels withheld": share, **shares, "draw": first, "mirror": second,
                       "Madison": third, "holds": first and second and third}
     return out.join(pd.DataFrame(rows).T, how="left")
 
@@ -296,13 +299,9 @@ def summary() -> pd.DataFrame:
     withheld and non-answers, the mean c@1 and AUC beside the default's, "same author"
     on the mirror problems and on the stored Madison rows (one and two known), whether
     the rule holds."""
-    madison = pd.read_csv(FEDERALIST_FILE)
     rows = []
     for rule in RULES.values():
         _, table = verdict(rule)
-        mirror_frame = pd.read_csv(rule.mirror_file)
-        mir = federalist(mirror_frame, rule.variants)
-        mad = federalist(madison, rule.variants)
         for name in rule.variants:
             rows.append({
                 "variant": name, "draw": rule.draw,
@@ -312,10 +311,7 @@ def summary() -> pd.DataFrame:
                 "c@1 change": table.loc[name, "mean_c_at_1"]
                 - table.loc[SHIPPED, "mean_c_at_1"],
                 "AUC change": table.loc[name, "mean_auc"] - table.loc[SHIPPED, "mean_auc"],
-                **{f"Hamilton {k} known": mir.loc[f"Hamilton {k} known", f"same ({name})"]
-                   for k in (1, 2)},
-                **{f"Madison {k} known": mad.loc[f"Madison {k} known", f"same ({name})"]
-                   for k in (1, 2)},
+                **{g: table.loc[name, g] for g in _MIRROR + _MADISON},
                 "holds": bool(table.loc[name, "holds"])})
     return pd.DataFrame(rows).set_index("variant")
 

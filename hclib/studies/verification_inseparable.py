@@ -59,7 +59,8 @@ from hclib.studies.verification_study import DATA
 from hclib.verification.relative import INSEPARABLE
 
 __all__ = ["CHECK_DRAW", "CHECK_FILE", "GAP", "GAP_QUANTILE", "INSEP", "INSEP_RULE",
-           "MAX_FLAGGED", "REASON", "check", "federalist", "flagged", "gap_threshold",
+           "MAX_FLAGGED", "REASON", "check", "decisions_withheld", "federalist", "flagged",
+           "gap_threshold",
            "load", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
@@ -105,6 +106,17 @@ def flagged(separation: np.ndarray, gap_known: np.ndarray) -> np.ndarray:
     gap = np.asarray(gap_known, dtype=float)
     with np.errstate(invalid="ignore"):
         return (sep <= INSEPARABLE) & (gap >= GAP)
+
+
+def decisions_withheld(frame: pd.DataFrame, variant: str, set_name: str = "novels"
+                       ) -> float:
+    """The share of the default's decisions (answers other than 0.5) on the problems of
+    ``set_name`` in a check's answers ``frame`` that ``variant`` withholds (answers
+    0.5)."""
+    wide = frame[frame.set.eq(set_name)].pivot(index="problem", columns="variant",
+                                               values="answer")
+    answered = wide[SHIPPED].ne(0.5)
+    return float((answered & wide[variant].eq(0.5)).sum() / max(int(answered.sum()), 1))
 
 
 def check(save: bool = True) -> pd.DataFrame:
@@ -154,12 +166,8 @@ def verdict(frame: pd.DataFrame | None = None, fed: pd.DataFrame | None = None
     frame = load() if frame is None else frame
     fed = federalist() if fed is None else fed
     out = check_summary(frame)
-    novels = frame[frame.set.eq("novels")].pivot(index="problem", columns="variant",
-                                                  values="answer")
-    answered = novels[SHIPPED].ne(0.5)
     out["novels withheld"] = np.nan
-    out.loc[INSEP, "novels withheld"] = float(
-        (answered & novels[INSEP].eq(0.5)).sum() / max(int(answered.sum()), 1))
+    out.loc[INSEP, "novels withheld"] = decisions_withheld(frame, INSEP)
     out["earlier conditions"] = out["Federalist target"] = out["holds"] = False
     out.loc[INSEP, "earlier conditions"] = rule_holds(out.loc[SHIPPED], out.loc[INSEP])
     out.loc[INSEP, "Federalist target"] = all(
