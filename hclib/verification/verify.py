@@ -36,11 +36,13 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    HC†). It does not depend on the impostors.
 6. **Decision**: "same author" above :math:`0.5 +` ``band``, "different author" below
    :math:`0.5 -` ``band``, else "no decision" (PAN's non-answer 0.5); "no decision" with the
-   reason "impostors unlike these texts" when the known texts lie farther from every pool
-   text than :data:`~hclib.verification.relative.MISMATCH` times the pool texts' typical
-   distance to one another (:func:`~hclib.verification.relative.kind_gaps`; the ``reason``
-   column); "insufficient evidence" when fewer than
-   ``min_tokens`` items of :math:`Q` are in the vocabulary. A decision of a stored model
+   reason "impostors unlike these texts" when the questioned and the known texts both lie
+   farther from every pool text than the pool texts typically lie from one another
+   (:func:`~hclib.verification.relative.kind_gaps`) and either the pseudo-problems cannot
+   separate the author from the impostors or the known texts lie far beyond the pool
+   (:func:`~hclib.verification.relative.unlike_pool`; the ``reason`` column);
+   "insufficient evidence" when fewer than ``min_tokens`` items of :math:`Q` are in the
+   vocabulary. A decision of a stored model
    within its seed band of 0.5 (:func:`~hclib.verification.model.seed_band` of the
    model's seed noise, measured on its training problems: 0.070 for the pooled model) is
    ``weak``: the score drawn with another seed may reverse it
@@ -74,8 +76,8 @@ from .inputs import read_known as _known, read_questioned as _questioned
 from .model import (VerificationModel, first_answer, fit_model, pooled_model,
                     pseudo_probability, seed_band)
 from .pvalue import conformal_pvalue, units
-from .relative import (MISMATCH, PSEUDO, WHOLE_BELOW, RelativeConfig, kind_gaps, nearest,
-                       relative_scores, relative_vocabulary)
+from .relative import (PSEUDO, WHOLE_BELOW, RelativeConfig, kind_gaps, nearest,
+                       relative_scores, relative_vocabulary, unlike_pool)
 from .result import Verification
 
 __all__ = ["BAND", "CALIBRATIONS", "DEFAULT_CALIBRATION", "DEFAULT_DISTANCE",
@@ -342,7 +344,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
             rel = problem.relative(items)
             p, length = problem.pvalue(items)
             prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
-            mismatch = rel["kind_k"] > MISMATCH
+            mismatch = bool(unlike_pool(rel["kind_q"], rel["kind_k"], rel["separation"]))
             gi = gi_shares(problem.items, [items], problem.pool, seed=problem.config.seed)
             row.update(probability=prob, p_value=p, score=rel["score"], gi=float(gi[0]),
                        forward=rel["forward"], backward=rel["backward"],
