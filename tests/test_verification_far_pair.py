@@ -56,9 +56,10 @@ def test_the_two_seeds_draw_other_mirror_problems():
 
 
 def test_stored_verdicts_as_the_module_reports_them():
-    """Neither rule holds; the docstring's numbers from the stored answers."""
+    """The first three rules do not hold, the fourth does; the docstring's numbers from
+    the stored answers."""
     table = far.summary()
-    assert not table.holds.any()
+    assert table.holds.tolist() == [False] * 5 + [True]
     first = table.loc["far pair, 0.60"]
     assert round(first["novels withheld"], 3) == 0.024 and first["Hamilton 2 known"] > 0.05
     assert table.loc["far pair, 0.65", "novels withheld"] > far.MAX_WITHHELD
@@ -66,9 +67,33 @@ def test_stored_verdicts_as_the_module_reports_them():
     assert second["novels withheld"] <= far.MAX_WITHHELD
     assert round(second["default unanswered"], 3) == 0.18
     assert round(second["novels unanswered"], 3) == 0.21
-    for rule in far.RULES.values():
+    third, fourth = table.loc["pair test, 0.65"], table.loc["pair test, 0.65 vs shipped"]
+    assert round(third["novels withheld"], 3) == 0.053 and third["holds"] == 0
+    assert round(third["Hamilton 2 known"] * 133) == 13
+    assert round(third["default unanswered"], 3) == 0.24
+    assert round(third["novels unanswered"], 3) == 0.17
+    assert round(fourth["default unanswered"], 3) == 0.11
+    assert round(fourth["novels unanswered"], 3) == 0.085
+    assert fourth["c@1 change"] > 0 and fourth["AUC change"] > 0
+    for name, rule in far.RULES.items():
         chosen, conditions = far.verdict(rule)
-        assert chosen is None and set(rule.variants) <= set(conditions.index)
+        assert set(rule.variants) <= set(conditions.index)
+        assert chosen == ("pair test, 0.65" if name == "fourth" else None)
+
+
+def test_the_fourth_rule_compares_with_the_shipped_test():
+    """Its stored mirror rows: "same author" at most half the shipped test's; its
+    answers are the shipped tool's (the pair test is ``unlike_pool``)."""
+    rule = far.RULES["fourth"]
+    shares = far.federalist(pd.read_csv(rule.mirror_file), rule.variants, rule)
+    new, old = shares["same (pair test, 0.65)"], shares["same (default)"]
+    assert (new.loc[["Hamilton 1 known", "Hamilton 2 known"]]
+            <= old.loc[["Hamilton 1 known", "Hamilton 2 known"]] / 2).all()
+    from hclib.verification.relative import unlike_pool
+
+    sep, gq, gk = np.array([0.5, 0.9, 0.9]), np.array([1.2, 1.2, 0.9]), np.full(3, 1.3)
+    assert far.pair_withheld(sep, gq, gk, 0.65).tolist() == \
+        unlike_pool(gq, gk, sep).tolist() == [True, True, False]
 
 
 def test_withholding_never_adds_a_same_author_answer():

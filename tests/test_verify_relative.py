@@ -16,7 +16,8 @@ from hclib.formulas.pvalues import pvalues_given_totals
 from hclib.verification.distances import (DISTANCES, pair_distances, subset_distances,
                                           subset_masks)
 from hclib.verification.impostors import impostor_pool
-from hclib.verification.relative import MISMATCH
+from hclib.verification.relative import (FAR_INSEPARABLE, MISMATCH, PAIR_GAP,
+                                         unlike_pool)
 from hclib.verification.verify import fit_verifier, verify
 
 WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
@@ -142,6 +143,44 @@ def test_impostors_of_another_kind_give_no_decision():
     assert list(like["decision"]) == ["same author", "different author"]
     small = verify(known, questioned, impostors=far[:30], min_tokens=10, n_subsets=50).table
     assert small["gap_known"].isna().all() and (small["reason"] == "").all()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_unlike_pool_is_a_far_pair_inseparable_or_known_far_beyond(seed):
+    rng = np.random.default_rng(seed)
+    n = 500
+    gq, gk = rng.uniform(0.7, 1.6, n), rng.uniform(0.7, 1.6, n)
+    sep = rng.uniform(0.3, 1.0, n)
+    gq[:20], gk[20:40] = np.nan, np.nan  # a pool too small for gaps: never
+    gq[40:50], sep[50:60], gk[60:70] = PAIR_GAP, FAR_INSEPARABLE, MISMATCH  # the bounds
+    gq[50:70] = 1.1
+    got = unlike_pool(gq, gk, sep)
+    want = [bool(np.isfinite(q) and np.isfinite(k) and min(q, k) > 1.0
+                 and (s <= 0.65 or k > 1.25)) for q, k, s in zip(gq, gk, sep)]
+    assert got.tolist() == want
+    assert not got[:50].any() and got[50:60][gk[50:60] > 1.0].all()
+    assert not got[60:70][sep[60:70] > 0.65].any()  # g_K at MISMATCH is not beyond it
+    # a questioned text of the pool's kind is answered however far the known texts lie
+    assert not unlike_pool(np.full(5, 0.99), np.full(5, 3.0), np.full(5, 0.5)).any()
+    assert (unlike_pool(gq, gk, sep, level=0.8) >= got).all()  # a higher level: more
+
+
+def test_a_questioned_text_of_the_pools_kind_is_answered_against_far_known_texts():
+    """Known texts of another kind than the pool, a questioned text of the pool's kind:
+    the known texts' gap is beyond MISMATCH, the questioned text's (a third text of a
+    pool author) not above 1, so the impostors are like the text in question and it gets
+    a decision (another author)."""
+    rng = np.random.default_rng(3)
+    styles = [author(rng, base=40) for _ in range(30)]
+    pool = {f"pool author {i}": [text(rng, p, 1000) for _ in range(2)]
+            for i, p in enumerate(styles)}
+    a = author(rng)
+    known = [text(rng, a, 800) for _ in range(4)]
+    questioned = text(rng, styles[0], 800)
+    row = verify(known, questioned, impostors=pool, min_tokens=10,
+                 n_subsets=50).table.iloc[0]
+    assert row["gap_known"] > MISMATCH and row["gap_questioned"] <= PAIR_GAP
+    assert row["reason"] == "" and row["decision"] == "different author"
 
 
 def test_one_known_text_whole_doubles_the_length_and_falls_back_to_halves():
