@@ -264,11 +264,12 @@ class Verification(Result):
         out = []
         unlike = self.unlike_impostors
         if unlike:
-            out.append(f"{unlike} text(s) got 'no decision' because the known texts (or the "
-                       "text) lie farther from every impostor than the impostors lie from "
-                       "one another: a score relative to impostors of another kind says "
-                       "nothing. Give impostors of the texts' kind (impostors=, --impostors "
-                       "DIR).")
+            out.append(f"{unlike} text(s) got 'no decision' because the text and the known "
+                       "texts both lie farther from every impostor than the impostors lie "
+                       "from one another (and the method cannot tell the author from them, "
+                       "or the known texts lie far beyond them): a score relative to "
+                       "impostors of another kind says nothing. Give impostors of the "
+                       "texts' kind (impostors=, --impostors DIR).")
         if self.cannot_separate.any():
             out.append("The method cannot tell the author's texts from these impostors "
                        "(pseudo-problems' separation at most "
