@@ -56,10 +56,10 @@ def test_the_two_seeds_draw_other_mirror_problems():
 
 
 def test_stored_verdicts_as_the_module_reports_them():
-    """The first three rules do not hold, the fourth does; the docstring's numbers from
-    the stored answers."""
+    """The first three rules do not hold, the fourth and the fifth do; the docstring's
+    numbers from the stored answers."""
     table = far.summary()
-    assert table.holds.tolist() == [False] * 5 + [True]
+    assert table.holds.tolist() == [False] * 5 + [True, True]
     first = table.loc["far pair, 0.60"]
     assert round(first["novels withheld"], 3) == 0.024 and first["Hamilton 2 known"] > 0.05
     assert table.loc["far pair, 0.65", "novels withheld"] > far.MAX_WITHHELD
@@ -78,7 +78,12 @@ def test_stored_verdicts_as_the_module_reports_them():
     for name, rule in far.RULES.items():
         chosen, conditions = far.verdict(rule)
         assert set(rule.variants) <= set(conditions.index)
-        assert chosen == ("pair test, 0.65" if name == "fourth" else None)
+        want = {"fourth": "pair test, 0.65", "fifth": "pair test, far same withheld, 0.80"}
+        assert chosen == want.get(name)
+    fifth = table.loc["pair test, far same withheld, 0.80"]
+    assert round(fifth["novels withheld"], 3) == 0.012 and fifth["Hamilton 2 known"] == 0
+    assert round(fifth["Hamilton 1 known"] * 266) == 1
+    assert round(fifth["novels unanswered"] - fifth["default unanswered"], 3) == 0.01
 
 
 def test_the_fourth_rule_compares_with_the_shipped_test():

@@ -16,8 +16,8 @@ from hclib.formulas.pvalues import pvalues_given_totals
 from hclib.verification.distances import (DISTANCES, pair_distances, subset_distances,
                                           subset_masks)
 from hclib.verification.impostors import impostor_pool
-from hclib.verification.relative import (FAR_INSEPARABLE, MISMATCH, PAIR_GAP,
-                                         unlike_pool)
+from hclib.verification.relative import (FAR_INSEPARABLE, MISMATCH, PAIR_GAP, SAME_FAR,
+                                         far_same, unlike_pool)
 from hclib.verification.verify import fit_verifier, verify
 
 WORDS = ["".join(p) for p in itertools.product("abcdefghij", repeat=2)][:80]
@@ -163,6 +163,39 @@ def test_unlike_pool_is_a_far_pair_inseparable_or_known_far_beyond(seed):
     # a questioned text of the pool's kind is answered however far the known texts lie
     assert not unlike_pool(np.full(5, 0.99), np.full(5, 3.0), np.full(5, 0.5)).any()
     assert (unlike_pool(gq, gk, sep, level=0.8) >= got).all()  # a higher level: more
+
+
+def test_far_same_is_a_far_pair_up_to_its_separation():
+    rng = np.random.default_rng(2)
+    gq, gk, sep = rng.uniform(0.7, 1.6, 300), rng.uniform(0.7, 1.6, 300), rng.uniform(
+        0.3, 1.0, 300)
+    gk[:10], sep[10:20], gq[20:30] = np.nan, SAME_FAR, PAIR_GAP
+    want = [bool(np.isfinite(k) and min(q, k) > 1.0 and s <= 0.8)
+            for q, k, s in zip(gq, gk, sep)]
+    assert far_same(gq, gk, sep).tolist() == want
+    assert far_same(gq, gk, sep)[10:20].tolist() == (np.minimum(gq, gk)[10:20] > 1).tolist()
+
+
+def test_verify_withholds_only_the_same_author_decisions_that_far_same_marks(
+        monkeypatch: pytest.MonkeyPatch):
+    """With ``far_same`` marking every text, the "same author" decisions become "no
+    decision: impostors unlike these texts" and the "different author" ones stay."""
+    import importlib
+
+    verify_module = importlib.import_module("hclib.verification.verify")  # not the function
+
+    rng = np.random.default_rng(6)
+    pool = [text(rng, author(rng), 1000) for _ in range(60)]
+    a = author(rng)
+    known = [text(rng, a, 800) for _ in range(4)]
+    questioned = [text(rng, a, 800), text(rng, author(rng), 800)]
+    before = verify(known, questioned, impostors=pool, min_tokens=10, n_subsets=50).table
+    assert list(before["decision"]) == ["same author", "different author"]
+    monkeypatch.setattr(verify_module, "far_same", lambda q, k, s: np.ones(len(q), bool))
+    after = verify(known, questioned, impostors=pool, min_tokens=10, n_subsets=50).table
+    assert list(after["decision"]) == ["no decision", "different author"]
+    assert list(after["reason"]) == ["impostors unlike these texts", ""]
+    assert np.allclose(after["probability"], before["probability"])
 
 
 def test_a_questioned_text_of_the_pools_kind_is_answered_against_far_known_texts():

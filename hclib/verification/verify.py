@@ -40,7 +40,9 @@ Given the known texts :math:`K_1, \dots, K_n` of one author (their sum is the kn
    farther from every pool text than the pool texts typically lie from one another
    (:func:`~hclib.verification.relative.kind_gaps`) and either the pseudo-problems cannot
    separate the author from the impostors or the known texts lie far beyond the pool
-   (:func:`~hclib.verification.relative.unlike_pool`; the ``reason`` column);
+   (:func:`~hclib.verification.relative.unlike_pool`; the ``reason`` column), and for a
+   "same author" of two texts both that far unless the pseudo-problems separate clearly
+   (:func:`~hclib.verification.relative.far_same`);
    "insufficient evidence" when fewer than ``min_tokens`` items of :math:`Q` are in the
    vocabulary. A decision of a stored model
    within its seed band of 0.5 (:func:`~hclib.verification.model.seed_band` of the
@@ -76,7 +78,7 @@ from .inputs import read_known as _known, read_questioned as _questioned
 from .model import (VerificationModel, first_answer, fit_model, pooled_model,
                     pseudo_probability, seed_band)
 from .pvalue import conformal_pvalue, units
-from .relative import (PSEUDO, WHOLE_BELOW, RelativeConfig, kind_gaps, nearest,
+from .relative import (PSEUDO, WHOLE_BELOW, RelativeConfig, far_same, kind_gaps, nearest,
                        relative_scores, relative_vocabulary, unlike_pool)
 from .result import Verification
 
@@ -512,6 +514,10 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame["band"] = band if bands is None else bands
+    # a far pair's "same author" needs pseudo-problems that separate clearly
+    same = frame["probability"].to_numpy(float) > 0.5 + frame["band"].to_numpy(float)
+    far = far_same(frame["gap_questioned"], frame["gap_known"], frame["separation"])
+    frame.loc[same & far, "reason"] = MISMATCHED
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
                                            frame["reason"].to_numpy(),
                                            frame["band"].to_numpy(float)))
