@@ -308,8 +308,8 @@ class Rule:
     name: str
     replaces: bool = False
     versus_shipped: bool = False
-    #: the fifth rule: a far pair's "same author" withheld up to this separation (0:
-    #: none), measured against the pair test
+    #: The separation up to which a far pair's "same author" is withheld, measured
+    #: against the pair test (the fifth rule; 0 for none).
     same_far: float = 0.0
 
     def flags(self, frame: pd.DataFrame, level: float) -> np.ndarray:
