@@ -218,7 +218,7 @@ from hclib.studies.verification_inseparable import decisions_withheld
 from hclib.studies.verification_picks import CHECK_N, FEDERALIST_FILE, OPTIONS, SHIPPED
 from hclib.studies.verification_rivals import relative_table, table_answers
 from hclib.studies.verification_study import DATA
-from hclib.verification.relative import FAR_INSEPARABLE, MISMATCH, PAIR_GAP, unlike_pool
+from hclib.verification.relative import FAR_INSEPARABLE, MISMATCH, far_same, unlike_pool
 from hclib.verification.verify import MISMATCHED
 
 __all__ = ["FAR_RULE", "MAX_WITHHELD", "PAIR_DRAW", "PAIR_RULE",
@@ -347,11 +347,8 @@ def withheld(separation: np.ndarray, gap_questioned: np.ndarray, gap_known: np.n
              level: float) -> np.ndarray:
     """Where a far, inseparable pair is: the pair gap :math:`\\min(g_Q, g_K)` above
     :data:`~hclib.verification.relative.PAIR_GAP` and the separation at most ``level`` (a
-    NaN gap never)."""
-    sep = np.asarray(separation, dtype=float)
-    pair = np.minimum(np.asarray(gap_questioned, float), np.asarray(gap_known, float))
-    with np.errstate(invalid="ignore"):
-        return (pair > PAIR_GAP) & (sep <= level)
+    NaN gap never; :func:`~hclib.verification.relative.far_same` at ``level``)."""
+    return far_same(gap_questioned, gap_known, separation, level)
 
 
 def pair_withheld(separation: np.ndarray, gap_questioned: np.ndarray,

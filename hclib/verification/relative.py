@@ -276,27 +276,34 @@ def kind_gaps(q: np.ndarray, known: np.ndarray, pool: np.ndarray, authors: Seque
     return float(nearest_pool(q).mean() / ref), float(np.median(nearest_pool(known)) / ref)
 
 
-def unlike_pool(gap_questioned: ArrayLike, gap_known: ArrayLike, separation: ArrayLike,
-                level: float = FAR_INSEPARABLE) -> np.ndarray:
-    r"""Where the impostors are unlike the problem (module docstring): :math:`\min(g_Q,
-    g_K) >` :data:`PAIR_GAP` and (separation :math:`\le` ``level`` or :math:`g_K >`
-    :data:`MISMATCH`); a NaN gap (a pool too small to measure) never."""
-    gk = np.asarray(gap_known, dtype=float)
-    pair = np.minimum(np.asarray(gap_questioned, dtype=float), gk)
-    with np.errstate(invalid="ignore"):
-        return (pair > PAIR_GAP) & ((np.asarray(separation, dtype=float) <= level)
-                                    | (gk > MISMATCH))
-
-
-def far_same(gap_questioned: ArrayLike, gap_known: ArrayLike, separation: ArrayLike
-             ) -> np.ndarray:
-    r"""Where a "same author" is withheld besides :func:`unlike_pool` (module
-    docstring): :math:`\min(g_Q, g_K) >` :data:`PAIR_GAP` and separation :math:`\le`
-    :data:`SAME_FAR`; a NaN gap never."""
+def _far_pair(gap_questioned: ArrayLike, gap_known: ArrayLike) -> np.ndarray:
+    r"""Both texts farther from the pool than its texts from one another's:
+    :math:`\min(g_Q, g_K) >` :data:`PAIR_GAP` (a NaN gap never)."""
     pair = np.minimum(np.asarray(gap_questioned, dtype=float),
                       np.asarray(gap_known, dtype=float))
     with np.errstate(invalid="ignore"):
-        return (pair > PAIR_GAP) & (np.asarray(separation, dtype=float) <= SAME_FAR)
+        return pair > PAIR_GAP
+
+
+def far_same(gap_questioned: ArrayLike, gap_known: ArrayLike, separation: ArrayLike,
+             level: float = SAME_FAR) -> np.ndarray:
+    r"""Where a "same author" is withheld besides :func:`unlike_pool` (module
+    docstring): a far pair, :math:`\min(g_Q, g_K) >` :data:`PAIR_GAP`, with separation
+    :math:`\le` ``level`` (default :data:`SAME_FAR`); a NaN gap never."""
+    with np.errstate(invalid="ignore"):
+        return _far_pair(gap_questioned, gap_known) & (
+            np.asarray(separation, dtype=float) <= level)
+
+
+def unlike_pool(gap_questioned: ArrayLike, gap_known: ArrayLike, separation: ArrayLike,
+                level: float = FAR_INSEPARABLE) -> np.ndarray:
+    r"""Where the impostors are unlike the problem (module docstring): a far pair,
+    :math:`\min(g_Q, g_K) >` :data:`PAIR_GAP`, with separation :math:`\le` ``level`` or
+    :math:`g_K >` :data:`MISMATCH`; a NaN gap (a pool too small to measure) never."""
+    with np.errstate(invalid="ignore"):
+        beyond = np.asarray(gap_known, dtype=float) > MISMATCH
+    return far_same(gap_questioned, gap_known, separation, level) | (
+        _far_pair(gap_questioned, gap_known) & beyond)
 
 
 def nearest(q: np.ndarray, pool: np.ndarray, k: int, config: RelativeConfig) -> np.ndarray:

@@ -346,12 +346,11 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
             rel = problem.relative(items)
             p, length = problem.pvalue(items)
             prob = pseudo_probability(rel["score"], rel["same"], rel["different"])
-            mismatch = bool(unlike_pool(rel["kind_q"], rel["kind_k"], rel["separation"]))
             gi = gi_shares(problem.items, [items], problem.pool, seed=problem.config.seed)
             row.update(probability=prob, p_value=p, score=rel["score"], gi=float(gi[0]),
                        forward=rel["forward"], backward=rel["backward"],
                        separation=rel["separation"], gap_questioned=rel["kind_q"],
-                       gap_known=rel["kind_k"], reason=MISMATCHED if mismatch else "",
+                       gap_known=rel["kind_k"],
                        length=length, relative_length=rel["relative_length"],
                        pseudo_logit=math.log(max(prob, 1e-6) / max(1 - prob, 1e-6)),
                        spread=float(np.mean(rel["same"])),
@@ -359,7 +358,7 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                        pseudo_different=float(np.median(rel["different"])),
                        rivals=rel["rivals"], log_rivals=math.log(rel["rivals"]))
         else:
-            row.update(reason="", length=0)
+            row.update(length=0)
         row.update(log_tokens=math.log(max(len(items), 1)),
                    log_known_tokens=math.log(max(known_tokens, 1.0)))
         rows.append(row)
@@ -369,7 +368,8 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
                "pseudo_logit", "log_tokens", "log_known_tokens", "spread", "pseudo_same",
                "pseudo_different", "rivals", "log_rivals"]
     frame = pd.DataFrame(rows).reindex(columns=columns)
-    frame["reason"] = frame["reason"].fillna("").astype(object)
+    # the reason is set by verify once the band is known
+    frame["reason"] = pd.Series("", index=frame.index, dtype=object)
     return frame, counts
 
 
@@ -514,10 +514,13 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     band = BAND if band is None else band
     answerable = (frame["in_vocabulary"] >= min_tokens).to_numpy()
     frame["band"] = band if bands is None else bands
-    # a far pair's "same author" needs pseudo-problems that separate clearly
+    # impostors unlike the texts (a far pair's "same author" needs pseudo-problems that
+    # separate clearly)
+    gaps = frame["gap_questioned"], frame["gap_known"], frame["separation"]
     same = frame["probability"].to_numpy(float) > 0.5 + frame["band"].to_numpy(float)
-    far = far_same(frame["gap_questioned"], frame["gap_known"], frame["separation"])
-    frame.loc[same & far, "reason"] = MISMATCHED
+    unlike = unlike_pool(*gaps) | (same & far_same(*gaps))
+    frame["reason"] = pd.Series(np.where(unlike, MISMATCHED, ""), index=frame.index,
+                                dtype=object)
     frame.insert(1, "decision", _decisions(frame["probability"].to_numpy(), answerable,
                                            frame["reason"].to_numpy(),
                                            frame["band"].to_numpy(float)))
