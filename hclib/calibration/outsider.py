@@ -79,7 +79,8 @@ from numpy.typing import ArrayLike
 from .confidence import ConfidenceModel, fit_confidence
 
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS",
-           "OutsiderVariant", "fit_outsider", "length_features", "outsider_posterior",
+           "OutsiderVariant", "SHARE_ESTIMATE", "SHARE_ESTIMATES",
+           "fit_outsider", "length_features", "outsider_posterior",
            "outsider_variant", "relative_features"]
 
 
@@ -265,13 +266,45 @@ def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None
                           bounds=[(None, None)] * u.shape[1], evidence=False)
 
 
+#: How :func:`outsider_posterior` estimates the share: ``"mode"``, at the posterior mode
+#: of the share (EM); ``"mean"``, each text's probability averaged over the share's
+#: posterior (:mod:`hclib.studies.outsider_share`).
+SHARE_ESTIMATES: tuple[str, ...] = ("mode", "mean")
+#: The estimate :func:`outsider_posterior` uses unless told.
+SHARE_ESTIMATE = "mode"
+#: Nodes of the quadrature over the share (Chebyshev, dense near 0 and 1).
+_NODES = 2001
+
+
+def _share_posterior(odds: np.ndarray, pseudo: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""Nodes :math:`\pi_g` on (0, 1) and the normalised weights of the share's posterior
+    :math:`p(\pi \mid q) \propto (1 - \pi)^{\text{pseudo}} \prod_j (\pi \ell_j + 1 - \pi)`
+    there (the midpoint rule in :math:`\theta`, :math:`\pi = (1 - \cos\theta)/2`)."""
+    theta = (np.arange(_NODES) + 0.5) * np.pi / _NODES
+    pi = (1 - np.cos(theta)) / 2
+    log_w = np.log(np.sin(theta)) + pseudo * np.log1p(-pi)
+    for start in range(0, odds.size, 256):  # (texts × nodes) in blocks
+        block = odds[start:start + 256, None]
+        log_w += np.log1p(pi[None, :] * (block - 1)).sum(axis=0)
+    w = np.exp(log_w - log_w.max())
+    return pi, w / w.sum()
+
+
 def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: float = 1.0,
-                       iterations: int = 500) -> tuple[np.ndarray, float]:
+                       iterations: int = 500, estimate: str = ""
+                       ) -> tuple[np.ndarray, float]:
     r"""``(p, share)``: each text's probability of an outsider author and their estimated share
-    among the texts, the mean of ``p`` (EM's :math:`\pi` times :math:`(n + 1) / n`), from the
-    even-odds probabilities ``q`` (module docstring;
-    ``pseudo`` texts by a candidate), or at a ``share`` given. NaN entries of ``q`` (no
-    verdict) stay NaN and do not count."""
+    among the texts, the mean of ``p``, from the even-odds probabilities ``q`` (module
+    docstring; ``pseudo`` texts by a candidate), or at a ``share`` given. ``estimate``
+    (default :data:`SHARE_ESTIMATE`, read at the call): ``"mode"``, :math:`p_i` at the
+    posterior mode of the share (EM's :math:`\pi`; the share is :math:`\pi (n + 1) / n`);
+    ``"mean"``, :math:`p_i = \int \pi \ell_i / (\pi \ell_i + 1 - \pi)\,
+    p(\pi \mid q)\, d\pi` under the prior :math:`\mathrm{Beta}(1, 1 + \text{pseudo})`.
+    NaN entries of ``q`` (no verdict) stay NaN and do not count."""
+    estimate = estimate or SHARE_ESTIMATE
+    if estimate not in SHARE_ESTIMATES:
+        raise ValueError(f"estimate must be one of {list(SHARE_ESTIMATES)}, got "
+                         f"{estimate!r}")
     q = np.asarray(q, dtype=np.float64)
     ok = np.isfinite(q)
     odds = np.clip(q[ok], 1e-12, 1 - 1e-12)
@@ -280,6 +313,13 @@ def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: floa
         if not 0 <= share <= 1:
             raise ValueError(f"share must be in [0, 1], got {share!r}")
         iterations = 0
+    elif estimate == "mean":
+        p = np.full(q.shape, np.nan)
+        if ok.any():
+            pi, w = _share_posterior(odds, pseudo)
+            post = pi[None, :] * odds[:, None]
+            p[ok] = (post / (post + 1 - pi[None, :])) @ w
+        return p, float(p[ok].mean()) if ok.any() else float("nan")
     else:
         share = 0.5
     for _ in range(iterations):
