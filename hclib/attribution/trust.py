@@ -170,18 +170,17 @@ def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
 
 def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = None,
                share: float | None = None) -> np.ndarray:
-    """``p_outsider`` of each verdict of ``base``: ``outsider_q`` at the share of
-    outsiders estimated among the texts to attribute (or ``share``)."""
+    """``p_outsider`` of each verdict of ``base``: ``outsider_q`` under the share of
+    outsiders estimated among the texts to attribute (or at ``share``)."""
     q = outsider_q(result, base, model)
     if not np.isfinite(q).any():
         return q
-    if share is None:  # the posterior at the share estimated among the texts to attribute
-        table = outsider_q(result, result._base(result.table, result.ranks, result.tokens),
-                           model)
-        p, share = outsider_posterior(table)
-        if base.index.equals(result.table.index) and np.allclose(table, q, equal_nan=True):
-            return p
-    return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
+    if share is not None:
+        return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
+    table = outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
+    if base.index.equals(result.table.index) and np.allclose(table, q, equal_nan=True):
+        return outsider_posterior(q)[0]
+    return outsider_posterior(q, among=table)[0]
 
 
 def expected(result: Any) -> ExpectedAccuracy:

@@ -290,45 +290,63 @@ def _share_posterior(odds: np.ndarray, pseudo: float) -> tuple[np.ndarray, np.nd
     return pi, w / w.sum()
 
 
-def outsider_posterior(q: ArrayLike, *, share: float | None = None, pseudo: float = 1.0,
+def _odds(q: np.ndarray) -> np.ndarray:
+    q = np.clip(q, 1e-12, 1 - 1e-12)
+    return q / (1 - q)
+
+
+def _at_share(odds: np.ndarray, share: float) -> np.ndarray:
+    return share * odds / (share * odds + 1 - share)
+
+
+def _mode(odds: np.ndarray, pseudo: float, iterations: int) -> float:
+    """EM's :math:`\pi`, the posterior mode of the share (module docstring)."""
+    share = 0.5
+    for _ in range(iterations):
+        new = _at_share(odds, share).sum() / (odds.size + pseudo)
+        if abs(new - share) < 1e-10:
+            return float(new)
+        share = new
+    return float(share)
+
+
+def outsider_posterior(q: ArrayLike, *, share: float | None = None,
+                       among: ArrayLike | None = None, pseudo: float = 1.0,
                        iterations: int = 500, estimate: str = ""
                        ) -> tuple[np.ndarray, float]:
-    r"""``(p, share)``: each text's probability of an outsider author and their estimated share
-    among the texts, the mean of ``p``, from the even-odds probabilities ``q`` (module
-    docstring; ``pseudo`` texts by a candidate), or at a ``share`` given. ``estimate``
-    (default :data:`SHARE_ESTIMATE`, read at the call): ``"mode"``, :math:`p_i` at the
-    posterior mode of the share (EM's :math:`\pi`; the share is :math:`\pi (n + 1) / n`);
-    ``"mean"``, :math:`p_i = \int \pi \ell_i / (\pi \ell_i + 1 - \pi)\,
-    p(\pi \mid q)\, d\pi` under the prior :math:`\mathrm{Beta}(1, 1 + \text{pseudo})`.
-    NaN entries of ``q`` (no verdict) stay NaN and do not count."""
+    r"""``(p, share)``: each text's probability of an outsider author and their estimated
+    share among the texts, the mean of their ``p``, from the even-odds probabilities ``q``
+    (module docstring; ``pseudo`` texts by a candidate), or at a ``share`` given.
+    ``estimate`` (default :data:`SHARE_ESTIMATE`, read at the call): ``"mode"``,
+    :math:`p_i` at the posterior mode of the share (EM's :math:`\pi`); ``"mean"``,
+    :math:`p_i = \int \pi \ell_i / (\pi \ell_i + 1 - \pi)\, p(\pi \mid q)\, d\pi`
+    under the prior :math:`\mathrm{Beta}(1, 1 + \text{pseudo})`. ``among``: the
+    :math:`q` of the texts whose share is estimated, when not ``q``'s own (``q``'s rows
+    then get their probability under it and do not count in it; the share returned is
+    theirs). NaN entries (no verdict) stay NaN and do not count."""
     estimate = estimate or SHARE_ESTIMATE
     if estimate not in SHARE_ESTIMATES:
         raise ValueError(f"estimate must be one of {list(SHARE_ESTIMATES)}, got "
                          f"{estimate!r}")
     q = np.asarray(q, dtype=np.float64)
     ok = np.isfinite(q)
-    odds = np.clip(q[ok], 1e-12, 1 - 1e-12)
-    odds = odds / (1 - odds)
+    p = np.full(q.shape, np.nan)
     if share is not None:
         if not 0 <= share <= 1:
             raise ValueError(f"share must be in [0, 1], got {share!r}")
-        iterations = 0
-    elif estimate == "mean":
-        p = np.full(q.shape, np.nan)
-        if ok.any():
-            pi, w = _share_posterior(odds, pseudo)
-            post = pi[None, :] * odds[:, None]
-            p[ok] = (post / (post + 1 - pi[None, :])) @ w
-        return p, float(p[ok].mean()) if ok.any() else float("nan")
+        p[ok] = _at_share(_odds(q[ok]), share)
+        return p, float(share)
+    ref = q[ok] if among is None else np.asarray(among, dtype=np.float64)
+    ref = _odds(ref[np.isfinite(ref)])
+    if not ref.size:
+        return p, float("nan")
+    todo = ref if among is None else np.concatenate([ref, _odds(q[ok])])
+    if estimate == "mean":
+        pi, w = _share_posterior(ref, pseudo)
+        post = pi[None, :] * todo[:, None]
+        both = (post / (post + 1 - pi[None, :])) @ w
     else:
-        share = 0.5
-    for _ in range(iterations):
-        post = share * odds / (share * odds + 1 - share)
-        new = post.sum() / (odds.size + pseudo)
-        if abs(new - share) < 1e-10:
-            share = new
-            break
-        share = new
-    p = np.full(q.shape, np.nan)
-    p[ok] = share * odds / (share * odds + 1 - share)
-    return p, float(share) if iterations == 0 or not ok.any() else float(p[ok].mean())
+        both = _at_share(todo, _mode(ref, pseudo, iterations))
+    if ok.any():
+        p[ok] = both[-int(ok.sum()):]
+    return p, float(both[:ref.size].mean())

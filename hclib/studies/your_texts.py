@@ -212,7 +212,8 @@ from hclib.attribution.pipeline import attribute
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "gutenberg_runs", "known_outsiders",
            "load_novels", "load_results", "main", "novel_checks", "novel_outsiders",
-           "novel_rejections", "outsider_odds", "pan_expected", "write_results"]
+           "novel_rejections", "outsider_odds", "pan_expected", "pan_runs",
+           "write_results"]
 
 #: The stored rows of :func:`write_results` (read by the book's chapter on attribution).
 RESULTS = Path(__file__).with_name("data") / "your_texts.csv"
@@ -429,11 +430,11 @@ def novel_checks(v: pd.DataFrame) -> dict[str, float]:
             "right third novels rejected": int((third["rejected"] & third["right"]).sum())}
 
 
-def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: Any
-                 ) -> pd.DataFrame:
-    """Expected against real accuracy on every PAN 2018 English problem (module docstring)."""
+def pan_runs(collections: tuple[str, ...] = ("train", "test"), **options: Any
+             ) -> Iterator[tuple[str, Any, np.ndarray]]:
+    """Every PAN 2018 English problem attributed (``options`` go to
+    :func:`hclib.attribute`): (its name, the result, the true author of each text)."""
     from hclib.corpora import load_pan18
-    rows = []
     for collection in collections:
         table = load_pan18(collection)
         for problem, part in table.groupby("problem", sort=False):
@@ -442,10 +443,15 @@ def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: An
             test = part[part["role"] == "unknown"]
             res = attribute(known, dict(zip(test["doc_id"], test["text"])), progress=False,
                             **options)
-            right = (res.prediction.to_numpy() == test["author"].to_numpy())
-            rows.append(_row(f"pan18 {collection} {problem}", res, right,
-                             outsiders_true=float(np.mean(test["author"] == UNK))))
-    return pd.DataFrame(rows)
+            yield f"pan18 {collection} {problem}", res, test["author"].to_numpy()
+
+
+def pan_expected(collections: tuple[str, ...] = ("train", "test"), **options: Any
+                 ) -> pd.DataFrame:
+    """Expected against real accuracy on every PAN 2018 English problem (module docstring)."""
+    return pd.DataFrame([_row(name, res, res.prediction.to_numpy() == truth,
+                              outsiders_true=float(np.mean(truth == UNK)))
+                         for name, res, truth in pan_runs(collections, **options)])
 
 
 def write_results(path: str | Path = RESULTS, flat_skips: tuple[int, ...] = (0, 12),
@@ -518,17 +524,18 @@ def known_outsiders(result: Any) -> pd.DataFrame:
     """The known verdicts the outsider model learns from (each known text and its excerpts,
     scored among all candidates, ``outsider`` False, and with its own author left out,
     True): ``source`` (the known text), ``q`` and ``p_outsider`` at the share of outsiders
-    estimated among the texts to attribute. A level for ``reject_by="outsider"`` can be
+    estimated among the texts to attribute (under its posterior). A level for ``reject_by="outsider"`` can be
     read from the insiders' ``p_outsider`` without knowing who wrote the questioned
     texts."""
-    from hclib.attribution.trust import outsider_share
+    from hclib.attribution.trust import outsider_q
     from hclib.calibration.outsider import outsider_posterior
     cal, model = result.calibration, result.outsider_model
     if cal is None or model is None or cal.u is None:
         return pd.DataFrame(columns=["source", "outsider", "q", "p_outsider"])
     q = model.predict(cal.u)
-    share = outsider_share(result)  # the expected accuracy's share, without its refits
-    p = outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
+    table = outsider_q(result, result._base(result.table, result.ranks, result.tokens))
+    p = (outsider_posterior(q, among=table)[0] if np.isfinite(table).any()
+         else outsider_posterior(q, share=0.5)[0])
     return pd.DataFrame({"source": cal.u_source, "outsider": cal.outsider.astype(bool),
                          "q": q, "p_outsider": p})
 
