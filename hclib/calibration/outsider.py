@@ -50,21 +50,29 @@ column :math:`a` left out. A logistic model (:func:`fit_outsider`, the fit of
 :data:`~hclib.calibration.outsider.OUTSIDER_RIDGE`) learns :math:`q`, the probability of an
 outsider at even odds.
 
-The texts to attribute need not be half outsiders. :func:`outsider_posterior` estimates
-their share :math:`\pi` by maximum likelihood on the two-component mixture (EM), with one
-pseudo-text by a candidate (whoever lists candidates expects their texts to be by one of
-them; it also keeps one or two texts from driving the share to 1):
+The texts to attribute need not be half outsiders. :func:`outsider_posterior` treats
+them as a two-component mixture with an unknown share :math:`\pi` of outsiders, under the
+prior :math:`\mathrm{Beta}(1, 2)`: a uniform share and one pseudo-text by a candidate
+(whoever lists candidates expects their texts to be by one of them; it also keeps one or
+two texts from driving the share to 1). Each text's ``p_outsider`` is its posterior
+probability, the share integrated out:
 
 .. math::
 
-    p_i = \frac{\pi\,\ell_i}{\pi\,\ell_i + 1 - \pi}, \quad \ell_i = \frac{q_i}{1 - q_i},
-    \qquad \pi = \frac{\sum_i p_i}{n + 1},
+    p_i = \int_0^1 \frac{\pi\,\ell_i}{\pi\,\ell_i + 1 - \pi}\, p(\pi \mid q)\, d\pi,
+    \quad \ell_i = \frac{q_i}{1 - q_i}, \qquad
+    p(\pi \mid q) \propto (1 - \pi) \prod_j (\pi\,\ell_j + 1 - \pi),
 
-iterated from :math:`\pi = 1/2` to the fixed point; :math:`p_i` is the text's
-``p_outsider`` and the estimated share of outsiders is their mean,
-:math:`\frac1n \sum_i p_i = \pi (n + 1) / n`. Where :math:`q` cannot tell outsiders from
-insiders (:math:`\ell_i \approx 1`) the share goes to 0: no outsider is assumed without
-evidence. With two candidates an outsider row has one column and no impostor: no model,
+and the estimated share of outsiders is their mean. Where :math:`q` cannot tell outsiders
+from insiders (:math:`\ell_i \approx 1`) and the texts are few, the share stays near the
+prior's mean, 1/3, and the expected accuracy says so; a share near 0 needs evidence.
+Before the rules of :mod:`hclib.studies.outsider_share`, :math:`p_i` was taken at the
+posterior mode of the share (EM, ``estimate="mode"``), which is 0 whenever
+:math:`\sum_i (\ell_i - 1) \le 1` (the slope of the log posterior at :math:`\pi = 0`),
+and then every ``p_outsider`` was 0 (3e-12 for a real outsider of even-odds probability
+0.17 among four texts).
+
+With two candidates an outsider row has one column and no impostor: no model,
 unless ``hclib.attribute(impostors=...)`` gives a pool of other authors' texts (then the
 impostor shares alone, the row's shape features set to 0).
 """
@@ -270,8 +278,9 @@ def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None
 #: of the share (EM); ``"mean"``, each text's probability averaged over the share's
 #: posterior (:mod:`hclib.studies.outsider_share`).
 SHARE_ESTIMATES: tuple[str, ...] = ("mode", "mean")
-#: The estimate :func:`outsider_posterior` uses unless told.
-SHARE_ESTIMATE = "mode"
+#: The estimate :func:`outsider_posterior` uses unless told (``"mean"`` since the second
+#: rule of :mod:`hclib.studies.outsider_share`).
+SHARE_ESTIMATE = "mean"
 #: Nodes of the quadrature over the share (Chebyshev, dense near 0 and 1).
 _NODES = 2001
 
