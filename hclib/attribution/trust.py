@@ -39,8 +39,8 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
                                expected_accuracy, fit_confidence, fit_outsider,
                                outsider_posterior)
 
-__all__ = ["REFITS", "Calibration", "ExpectedAccuracy", "differs", "expected",
-           "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
+__all__ = ["REFITS", "SHARE_IN_INTERVAL", "Calibration", "ExpectedAccuracy", "differs",
+           "expected", "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
            "p_outsider", "with_impostors", "with_outsider_features"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
@@ -120,6 +120,13 @@ class Calibration:
             out.append((conf, outs))
         self._refits[:] = out
         return out
+
+
+#: The interval of the expected accuracy draws, for each refit, the share of outsiders
+#: from its posterior (:func:`hclib.calibration.outsider.share_draws`) and the texts'
+#: outsiders at that share, instead of every text at its posterior ``p_outsider``
+#: independently (the third rule of :mod:`hclib.studies.outsider_share`); read at the call.
+SHARE_IN_INTERVAL = False
 
 
 def right_probability(status: np.ndarray, confidence: np.ndarray,
@@ -205,13 +212,18 @@ def expected(result: Any) -> ExpectedAccuracy:
     u = _features(base, cal.length_range)
     scored = ~no_q & np.isfinite(u).all(axis=1)
     refits = []
-    for conf, outs in cal.refits(start=(result.confidence_model, result.outsider_model)):
+    for b, (conf, outs) in enumerate(cal.refits(start=(result.confidence_model,
+                                                       result.outsider_model))):
         c = np.maximum(conf.predict(z), floor)
         p = np.full(len(v), np.nan)
         if outs is not None and scored.any():
             q = np.full(len(v), np.nan)
             q[scored] = outs.predict(u[scored])
-            p = outsider_posterior(q)[0]
+            if SHARE_IN_INTERVAL:  # one share per refit, drawn from its posterior
+                drawn = float(outsider.share_draws(q, 1, seed=b)[0])
+                p = outsider_posterior(q, share=drawn)[0]
+            else:
+                p = outsider_posterior(q)[0]
         refits.append(right_probability(status, c, p))
     # a text with insufficient evidence gets no verdict: not counted right or wrong
     answered = status != "insufficient evidence"

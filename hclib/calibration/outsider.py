@@ -88,7 +88,7 @@ from .confidence import ConfidenceModel, fit_confidence
 
 __all__ = ["DEFAULT_VARIANT", "IMPOSTOR_FEATURES", "OUTSIDER_RIDGE", "OUTSIDER_VARIANTS",
            "OutsiderVariant", "SHARE_ESTIMATE", "SHARE_ESTIMATES",
-           "fit_outsider", "length_features", "outsider_posterior",
+           "fit_outsider", "share_draws", "length_features", "outsider_posterior",
            "outsider_variant", "relative_features"]
 
 
@@ -297,6 +297,20 @@ def _share_posterior(odds: np.ndarray, pseudo: float) -> tuple[np.ndarray, np.nd
         log_w += np.log1p(pi[None, :] * (block - 1)).sum(axis=0)
     w = np.exp(log_w - log_w.max())
     return pi, w / w.sum()
+
+
+def share_draws(q: ArrayLike, size: int, *, pseudo: float = 1.0, seed: int = 0
+                ) -> np.ndarray:
+    r"""``size`` draws of the share of outsiders :math:`\pi` from its posterior
+    :math:`p(\pi \mid q)` (module docstring) on the quadrature's nodes
+    (``numpy.random.default_rng(seed)``); NaN entries of ``q`` do not count, and with none
+    left the draws are NaN."""
+    q = np.asarray(q, dtype=np.float64)
+    q = q[np.isfinite(q)]
+    if not q.size:
+        return np.full(int(size), np.nan)
+    pi, w = _share_posterior(_odds(q), pseudo)
+    return np.random.default_rng(seed).choice(pi, size=int(size), p=w)
 
 
 def _odds(q: np.ndarray) -> np.ndarray:

@@ -121,6 +121,22 @@ weak evidence: a text whose :math:`q` is 0.17 among four texts gets ``p_outsider
 not 3e-12, and where the texts cannot show the share the expected accuracy is no longer
 the closed set's.
 
+**The third rule** (written and committed before its runs): the interval of the expected
+accuracy. It draws, for each of the 40 refitted calibrations, 20 sets of the texts'
+truths, each text right with probability :math:`c_i (1 - p_i)` independently
+(:mod:`hclib.calibration.expected`). Under the mixture the texts' outsiders are not
+independent: they share :math:`\pi`, and with few texts and a weak :math:`q` that share is
+uncertain. The variant (:data:`hclib.attribution.trust.SHARE_IN_INTERVAL`) draws one
+:math:`\pi` per refit from its posterior (:func:`hclib.calibration.outsider.share_draws`)
+and takes each :math:`p_i` at it. The value (the mean of :math:`c_i (1 - p_i)`, with
+:math:`p_i` the posterior mean) does not change; only the interval. Sets: ``small3`` (seeds
+:data:`THIRD_SMALL_SEEDS`, never run, as ``small``), ``pan3`` (held-out seeds
+:data:`THIRD_PAN_SEEDS`, never run), ``folds`` and ``pan closed``. The variant becomes the
+default if (a) the share of problems whose 95 % interval holds the real accuracy, pooled
+over ``small3`` and ``pan3``, is higher; (b) that share over the problems with no
+outsider (``small3``'s, ``folds``, ``pan closed``) is not lower; (c) the mean width of
+the interval grows by at most 0.10 on ``small3`` and on ``pan3``.
+
 Issue 41's item 4 measures ``p_outsider``'s ROC AUC with the verdicts of every run pooled
 (PAN 2018, seeds 0–2, :func:`hclib.studies.open_set.outsider_ceiling`). There the estimate
 matters: a run whose share's mode is 0 puts all its texts at 0, outsiders' too, below the
@@ -149,7 +165,9 @@ from .scores import macro_f1
 
 __all__ = ["CEILINGS", "ESTIMATES", "PAN_SEEDS", "RESULTS", "SECOND_PAN_SEEDS",
            "SECOND_RESULTS", "SECOND_SMALL_SEEDS", "SECOND_VARIANTS", "SMALL_SEEDS",
-           "ceilings", "conditions", "load", "load_ceilings", "load_second", "main",
+           "THIRD_PAN_SEEDS", "THIRD_RESULTS", "THIRD_SMALL_SEEDS", "attributions",
+           "ceilings", "conditions", "interval_conditions", "interval_scores",
+           "intervals", "load", "load_ceilings", "load_second", "main",
            "problem_rows", "run", "run_second", "scores", "second_choice", "second_scores",
            "small_problem"]
 
@@ -234,33 +252,41 @@ def problem_rows(name: str, res: Any, truth: Any, candidates: list[str]
         "candidates": "|".join(map(str, candidates))})
 
 
-def _runs(sets: tuple[str, ...], small_seeds: tuple[int, ...] = SMALL_SEEDS,
-          pan_seeds: tuple[int, ...] = PAN_SEEDS
-          ) -> Iterator[tuple[str, pd.DataFrame]]:
+def attributions(sets: tuple[str, ...], small_seeds: tuple[int, ...] = SMALL_SEEDS,
+                 pan_seeds: tuple[int, ...] = PAN_SEEDS
+                 ) -> Iterator[tuple[str, str, Any, np.ndarray, list[str]]]:
+    """Each problem of ``sets`` attributed with the defaults: (its set, its name, the
+    result, the truth of each verdict, the candidates). A set named ``small…`` draws its
+    problems from ``small_seeds`` (:func:`small_problem`), ``pan…`` holds candidates out
+    by ``pan_seeds``; ``"folds"`` and ``"pan closed"`` are as the module docstring says."""
     from .open_set import held_out_runs
     from .your_texts import _gutenberg_folds, pan_runs
-    for small in ("small", "small2"):
-        if small not in sets:
-            continue
+    for small in (s for s in sets if s.startswith("small")):
         for seed in small_seeds:
             known, groups, unknown, truth = small_problem(seed)
             res = attribute(known, unknown, groups=groups, progress=False)
-            yield small, problem_rows(f"small {seed}", res,
-                                      [truth[t] for t in res.verdicts.index], list(known))
+            yield (small, f"small {seed}", res,
+                   np.array([truth[t] for t in res.verdicts.index], dtype=object),
+                   list(known))
     if "folds" in sets:
         for name, known, groups, unknown, truth in _gutenberg_folds((0, 12)):
             res = attribute(known, unknown, groups=groups, progress=False)
-            yield "folds", problem_rows(name, res, truth.loc[res.verdicts.index],
-                                        list(known))
+            yield ("folds", name, res, truth.loc[res.verdicts.index].to_numpy(dtype=object),
+                   list(known))
     if "pan closed" in sets:
         for name, res, truth in pan_runs():
-            yield "pan closed", problem_rows(name, res, truth, list(res.candidates))
-    for pan in ("pan", "pan2"):
-        if pan not in sets:
-            continue
+            yield "pan closed", name, res, truth, list(res.candidates)
+    for pan in (s for s in sets if s.startswith("pan") and s != "pan closed"):
         for problem, seed, known, _, truth, res in held_out_runs(("train", "test"),
                                                                  pan_seeds):
-            yield pan, problem_rows(f"{problem} seed {seed}", res, truth, known)
+            yield pan, f"{problem} seed {seed}", res, truth, known
+
+
+def _runs(sets: tuple[str, ...], small_seeds: tuple[int, ...] = SMALL_SEEDS,
+          pan_seeds: tuple[int, ...] = PAN_SEEDS
+          ) -> Iterator[tuple[str, pd.DataFrame]]:
+    for s, name, res, truth, known in attributions(sets, small_seeds, pan_seeds):
+        yield s, problem_rows(name, res, truth, known)
 
 
 def run(sets: tuple[str, ...] = ("small", "folds", "pan"), save: bool = True,
@@ -395,6 +421,85 @@ def load_second(path: str | Path = SECOND_RESULTS) -> pd.DataFrame:
     return pd.concat([load(path), folds[folds["set"] == "folds"]], ignore_index=True)
 
 
+#: The third rule's seeds, never run before it.
+THIRD_SMALL_SEEDS: tuple[int, ...] = tuple(range(149, 229))
+THIRD_PAN_SEEDS: tuple[int, ...] = (27, 28)
+#: One row per problem of the third rule (:func:`intervals`).
+THIRD_RESULTS = Path(__file__).with_name("data") / "outsider_share_intervals.csv"
+
+
+def intervals(save: bool = True, progress: bool = True) -> pd.DataFrame:
+    """The third rule's runs: per problem its set, whether it has an outsider, the real
+    accuracy, the expected one and its interval without and with the share drawn
+    (``low``, ``high``; ``low drawn``, ``high drawn``); saved to :data:`THIRD_RESULTS`."""
+    from tqdm.auto import tqdm
+    from hclib.attribution import trust
+    rows = []
+    runs = attributions(("small3", "folds", "pan closed", "pan3"), THIRD_SMALL_SEEDS,
+                        THIRD_PAN_SEEDS)
+    before = trust.SHARE_IN_INTERVAL
+    try:
+        for s, name, res, truth, _ in tqdm(runs, disable=not progress, desc="problems"):
+            answered = (res.verdicts["status"] != "insufficient evidence").to_numpy()
+            right = res.prediction.to_numpy(dtype=object) == truth
+            row = {"set": s, "problem": name, "texts": int(answered.sum()),
+                   "outsiders": bool((truth == UNK).any()),
+                   "real": float(right[answered].mean())}
+            for drawn, suffix in ((False, ""), (True, " drawn")):
+                trust.SHARE_IN_INTERVAL = drawn
+                e = trust.expected(res)
+                row.update({f"expected{suffix}": e.value, f"low{suffix}": e.low,
+                            f"high{suffix}": e.high})
+            rows.append(row)
+    finally:
+        trust.SHARE_IN_INTERVAL = before
+    table = pd.DataFrame(rows)
+    if save:
+        table.to_csv(THIRD_RESULTS, index=False, float_format="%.6g")
+    return table
+
+
+def interval_scores(table: pd.DataFrame) -> pd.DataFrame:
+    """Per group of the third rule (``small3`` closed and open, ``pan3``, ``folds``, ``pan
+    closed``, and the rule's two pools), without and with the share drawn: the share of
+    problems whose interval holds the real accuracy and the interval's mean width."""
+    group = np.where(table["set"] == "small3",
+                     np.where(table["outsiders"], "small3 open", "small3 closed"),
+                     table["set"])
+    pools = {"small3 + pan3": table["set"].isin(["small3", "pan3"]),
+             "no outsider": ~table["outsiders"].astype(bool)}
+    parts = {g: group == g for g in dict.fromkeys(group)} | pools
+    out = {}
+    for name, keep in parts.items():
+        t = table[np.asarray(keep)]
+        row = {"problems": len(t)}
+        for suffix, label in (("", "independent"), (" drawn", "drawn")):
+            holds = (t[f"low{suffix}"] <= t["real"]) & (t["real"] <= t[f"high{suffix}"])
+            row[f"holds, {label}"] = float(holds.mean())
+            row[f"width, {label}"] = float((t[f"high{suffix}"] - t[f"low{suffix}"]).mean())
+        out[name] = row
+    return pd.DataFrame(out).T
+
+
+def interval_conditions(table: pd.DataFrame) -> dict[str, bool]:
+    """The third rule's three conditions (module docstring), True when each holds."""
+    s = interval_scores(table)
+    return {
+        "a more intervals hold on small3 + pan3": bool(
+            s.loc["small3 + pan3", "holds, drawn"]
+            > s.loc["small3 + pan3", "holds, independent"]),
+        "b no fewer with no outsider": bool(
+            s.loc["no outsider", "holds, drawn"]
+            >= s.loc["no outsider", "holds, independent"]),
+        "c width at most 0.10 more": all(_width_gain(table, g) <= 0.10
+                                         for g in ("small3", "pan3"))}
+
+
+def _width_gain(table: pd.DataFrame, name: str) -> float:
+    t = table[table["set"] == name]
+    return float(((t["high drawn"] - t["low drawn"]) - (t["high"] - t["low"])).mean())
+
+
 #: :func:`ceilings`' stored rows.
 CEILINGS = Path(__file__).with_name("data") / "outsider_share_ceiling.csv"
 
@@ -440,6 +545,10 @@ def main() -> int:
     print(f"the second rule chooses: {second_choice(second)}")
     if not CEILINGS.exists():
         ceilings()
+    third = (pd.read_csv(THIRD_RESULTS) if THIRD_RESULTS.exists() else intervals())
+    print(interval_scores(third).to_string(float_format="%.4f"))
+    for name, held in interval_conditions(third).items():
+        print(f"{name}: {'holds' if held else 'does not hold'}")
     print(load_ceilings().round(3).to_string())
     return 0
 
