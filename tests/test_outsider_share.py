@@ -122,3 +122,44 @@ def test_scores_and_conditions_read_the_rows() -> None:
     held = conditions(table)
     assert held["1 Brier lower on pan and small"]
     assert not held["3 share at most 5 % in every fold"]  # 4 texts: the share is ~ 0.1
+
+
+def test_share_draws_follow_the_posterior() -> None:
+    """The draws' mean is the posterior mean of the share (closed form for one text,
+    Beta(1, 2) prior: p(π | q) ∝ (1 - π)(π ℓ + 1 - π)); seeded; NaN without a q."""
+    from hclib.calibration.outsider import share_draws
+    q = np.array([0.8, np.nan])
+    ell = 4.0
+    # ∫ π (1 - π)(1 + π (ℓ - 1)) dπ / ∫ (1 - π)(1 + π (ℓ - 1)) dπ
+    num = 1 / 6 + (ell - 1) / 12
+    den = 1 / 2 + (ell - 1) / 6
+    draws = share_draws(q, 20000, seed=1)
+    assert draws.mean() == pytest.approx(num / den, abs=0.005)
+    assert np.array_equal(draws, share_draws(q, 20000, seed=1))
+    assert np.isnan(share_draws(np.array([np.nan]), 3)).all()
+
+
+def test_the_share_in_the_interval_widens_it_only(monkeypatch) -> None:
+    """trust.SHARE_IN_INTERVAL moves the expected accuracy's interval, not its value."""
+    import hclib
+    from hclib.attribution import trust
+    from test_attribute_trust import four_authors
+    texts = four_authors(seed=5, per_author=8)
+    known = {a: t[:8] for a, t in texts.items()}
+    unknown = {f"{a}-{i}": t for a, ts in texts.items() for i, t in enumerate(ts[8:])}
+    res = hclib.attribute(known, unknown, vocabulary=50, min_tokens=20, progress=False)
+    assert res.outsider_model is not None
+    monkeypatch.setattr(trust, "SHARE_IN_INTERVAL", False)
+    independent = trust.expected(res)
+    monkeypatch.setattr(trust, "SHARE_IN_INTERVAL", True)
+    drawn = trust.expected(res)
+    assert drawn.value == independent.value
+    # these texts show their share is near 0: drawn from its posterior, the same interval
+    assert (drawn.low, drawn.high) == (independent.low, independent.high)
+    # a share drawn near 1 (every refit): the texts' outsiders at it, the interval reaches
+    # far lower (its top still holds the value, as every interval does)
+    from hclib.calibration import outsider
+    monkeypatch.setattr(outsider, "share_draws", lambda q, size, seed=0: np.full(size, 0.99))
+    high_share = trust.expected(res)
+    assert high_share.value == independent.value
+    assert high_share.low < independent.low - 0.3
