@@ -125,8 +125,9 @@ class Calibration:
 #: The interval of the expected accuracy draws, for each refit, the share of outsiders
 #: from its posterior (:func:`hclib.calibration.outsider.share_draws`) and the texts'
 #: outsiders at that share, instead of every text at its posterior ``p_outsider``
-#: independently (the third rule of :mod:`hclib.studies.outsider_share`); read at the call.
-SHARE_IN_INTERVAL = False
+#: independently (chosen by the third rule of :mod:`hclib.studies.outsider_share`); read
+#: at the call.
+SHARE_IN_INTERVAL = True
 
 
 def right_probability(status: np.ndarray, confidence: np.ndarray,
