@@ -8,16 +8,17 @@ the outsider model (:mod:`hclib.calibration.outsider`: each candidate in turn le
 texts scored against the others), each tagged with the known text it comes from. From it
 :class:`~hclib.attribution.result.Attribution` derives
 
-* ``p_outsider`` of every verdict, at the share of outsiders estimated among the texts to
-  attribute (:func:`hclib.calibration.outsider_posterior`);
+* ``p_outsider`` of every verdict, its posterior probability with the share of outsiders
+  among the texts to attribute integrated out (:func:`hclib.calibration.outsider_posterior`);
 * the probability that each verdict is right: :math:`c_i (1 - p_i)` for an attributed text
   (confidence :math:`c_i`, right only if its author is a candidate), :math:`p_i` for a
   rejected one (``<UNK>`` is right when the author is none of them), 0 for a tie or a text
   with insufficient evidence (no answer, as in the leave-one-out accuracy);
 * :class:`ExpectedAccuracy`, their mean over the texts to attribute, with the interval of
   :func:`hclib.calibration.expected_accuracy`: both models refitted :data:`REFITS` times on
-  the known texts resampled with replacement (lazily, on first use, seeded), and the
-  binomial spread of the verdicts.
+  the known texts resampled with replacement (lazily, on first use, seeded), each refit
+  with one share of outsiders drawn from its posterior (:data:`SHARE_IN_INTERVAL`), and
+  the binomial spread of the verdicts.
 """
 
 from __future__ import annotations
