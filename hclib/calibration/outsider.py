@@ -323,7 +323,7 @@ def _at_share(odds: np.ndarray, share: float) -> np.ndarray:
 
 
 def _mode(odds: np.ndarray, pseudo: float, iterations: int) -> float:
-    """EM's :math:`\pi`, the posterior mode of the share (module docstring)."""
+    r"""EM's :math:`\pi`, the posterior mode of the share (module docstring)."""
     share = 0.5
     for _ in range(iterations):
         new = _at_share(odds, share).sum() / (odds.size + pseudo)
