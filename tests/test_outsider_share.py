@@ -163,3 +163,27 @@ def test_the_share_in_the_interval_widens_it_only(monkeypatch) -> None:
     high_share = trust.expected(res)
     assert high_share.value == independent.value
     assert high_share.low < independent.low - 0.3
+
+
+def test_the_stored_runs_give_the_rules_verdicts() -> None:
+    """The three rules read from their stored rows (hclib.studies.outsider_share): the
+    first holds for the mean, the second chooses it, the third holds; a few of the
+    numbers quoted in the module docstring."""
+    from hclib.studies import outsider_share as study
+    first = study.load()
+    assert all(study.conditions(first).values())
+    mode, mean = study.scores(first, "mode"), study.scores(first, "mean")
+    assert mode.loc["small", "brier"] == pytest.approx(0.205, abs=5e-4)
+    assert mean.loc["small", "brier"] == pytest.approx(0.177, abs=5e-4)
+    second = study.load_second()
+    assert study.second_choice(second) == "mean"
+    table = study.second_scores(second)
+    assert table.loc["mean", "score"] == pytest.approx(14.9, abs=0.05)
+    assert table.loc["mode", "score"] == pytest.approx(17.3, abs=0.05)
+    third = pd.read_csv(study.THIRD_RESULTS)
+    assert all(study.interval_conditions(third).values())
+    holds = study.interval_scores(third)
+    assert holds.loc["small3 + pan3", "holds, drawn"] == pytest.approx(0.891, abs=5e-4)
+    ceilings = study.load_ceilings()
+    assert (ceilings.loc["mean", "p_outsider vs all"]
+            > ceilings.loc["mode", "p_outsider vs all"] + 0.04).all()
