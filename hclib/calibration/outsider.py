@@ -274,9 +274,9 @@ def fit_outsider(u: ArrayLike, outsider: ArrayLike, *, weights: ArrayLike | None
                           bounds=[(None, None)] * u.shape[1], evidence=False)
 
 
-#: How :func:`outsider_posterior` estimates the share: ``"mode"``, at the posterior mode
-#: of the share (EM); ``"mean"``, each text's probability averaged over the share's
-#: posterior (:mod:`hclib.studies.outsider_share`).
+#: The estimates of the share that :func:`outsider_posterior` offers, ``"mode"`` (each
+#: text's probability at the posterior mode of the share, EM) and ``"mean"`` (averaged
+#: over the share's posterior; :mod:`hclib.studies.outsider_share`).
 SHARE_ESTIMATES: tuple[str, ...] = ("mode", "mean")
 #: The estimate :func:`outsider_posterior` uses unless told (``"mean"`` since the second
 #: rule of :mod:`hclib.studies.outsider_share`).
@@ -340,7 +340,8 @@ def outsider_posterior(q: ArrayLike, *, share: float | None = None,
     r"""``(p, share)``: each text's probability of an outsider author and their estimated
     share among the texts, the mean of their ``p``, from the even-odds probabilities ``q``
     (module docstring; ``pseudo`` texts by a candidate), or at a ``share`` given.
-    ``estimate`` (default :data:`SHARE_ESTIMATE`, read at the call): ``"mode"``,
+    ``estimate`` (default :data:`~hclib.calibration.outsider.SHARE_ESTIMATE`, read at
+    the call): ``"mode"``,
     :math:`p_i` at the posterior mode of the share (EM's :math:`\pi`); ``"mean"``,
     :math:`p_i = \int \pi \ell_i / (\pi \ell_i + 1 - \pi)\, p(\pi \mid q)\, d\pi`
     under the prior :math:`\mathrm{Beta}(1, 1 + \text{pseudo})`. ``among``: the

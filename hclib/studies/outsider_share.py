@@ -186,14 +186,16 @@ __all__ = ["CEILINGS", "ESTIMATES", "PAN_SEEDS", "RESULTS", "SECOND_PAN_SEEDS",
 PAN_SEEDS: tuple[int, ...] = (23, 24)
 #: The seeds of the small Gutenberg problems, never run before the rule.
 SMALL_SEEDS: tuple[int, ...] = tuple(range(29, 69))
-#: Each estimate compared: (``estimate`` of :func:`outsider_posterior`, its ``pseudo``).
+#: Each estimate compared, as ``estimate`` and ``pseudo`` of
+#: :func:`hclib.calibration.outsider.outsider_posterior`.
 ESTIMATES: dict[str, tuple[str, float]] = {
     "mode": ("mode", 1.0), "mean": ("mean", 1.0), "mean, flat": ("mean", 0.0),
     "mean, 4": ("mean", 4.0), "mean, 9": ("mean", 9.0)}
 #: The variants the second rule chooses among.
 SECOND_VARIANTS: tuple[str, ...] = ("mode", "mean", "mean, 4", "mean, 9")
-#: The second rule's seeds, never run before it: small problems and PAN held-out.
+#: The seeds of the second rule's small problems, never run before it.
 SECOND_SMALL_SEEDS: tuple[int, ...] = tuple(range(69, 149))
+#: The held-out seeds of the second rule's PAN 2018 runs, never run before it.
 SECOND_PAN_SEEDS: tuple[int, ...] = (25, 26)
 #: One row per text of the second rule's new sets (:func:`run`).
 SECOND_RESULTS = Path(__file__).with_name("data") / "outsider_share_second.csv"
@@ -432,8 +434,9 @@ def load_second(path: str | Path = SECOND_RESULTS) -> pd.DataFrame:
     return pd.concat([load(path), folds[folds["set"] == "folds"]], ignore_index=True)
 
 
-#: The third rule's seeds, never run before it.
+#: The seeds of the third rule's small problems, never run before it.
 THIRD_SMALL_SEEDS: tuple[int, ...] = tuple(range(149, 229))
+#: The held-out seeds of the third rule's PAN 2018 runs, never run before it.
 THIRD_PAN_SEEDS: tuple[int, ...] = (27, 28)
 #: One row per problem of the third rule (:func:`intervals`).
 THIRD_RESULTS = Path(__file__).with_name("data") / "outsider_share_intervals.csv"
@@ -511,7 +514,7 @@ def _width_gain(table: pd.DataFrame, name: str) -> float:
     return float(((t["high drawn"] - t["low drawn"]) - (t["high"] - t["low"])).mean())
 
 
-#: :func:`ceilings`' stored rows.
+#: The stored rows of :func:`ceilings`.
 CEILINGS = Path(__file__).with_name("data") / "outsider_share_ceiling.csv"
 
 
