@@ -41,8 +41,9 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
                                outsider_posterior)
 
 __all__ = ["REFITS", "SHARE_IN_INTERVAL", "Calibration", "ExpectedAccuracy", "differs",
-           "expected", "fill_impostors", "fit_outsider_model", "insider_outsider", "outsider_learns_works",
-           "p_outsider", "with_impostors", "with_outsider_features"]
+           "expected", "fill_impostors", "fit_outsider_model", "insider_outsider",
+           "outsider_learns_works", "p_outsider", "with_impostors",
+           "with_outsider_features"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
 #: the known texts for the interval of the expected accuracy (each with 20 draws of the

@@ -341,8 +341,8 @@ def outsider_posterior(q: ArrayLike, *, share: float | None = None,
     share among the texts, the mean of their ``p``, from the even-odds probabilities ``q``
     (module docstring; ``pseudo`` texts by a candidate), or at a ``share`` given.
     ``estimate`` (default :data:`~hclib.calibration.outsider.SHARE_ESTIMATE`, read at
-    the call): ``"mode"``,
-    :math:`p_i` at the posterior mode of the share (EM's :math:`\pi`); ``"mean"``,
+    the call): ``"mode"``, :math:`p_i` at the posterior mode of the share (EM's
+    :math:`\pi`); ``"mean"``,
     :math:`p_i = \int \pi \ell_i / (\pi \ell_i + 1 - \pi)\, p(\pi \mid q)\, d\pi`
     under the prior :math:`\mathrm{Beta}(1, 1 + \text{pseudo})`. ``among``: the
     :math:`q` of the texts whose share is estimated, when not ``q``'s own (``q``'s rows
