@@ -42,7 +42,7 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
 
 __all__ = ["REFITS", "SHARE_IN_INTERVAL", "Calibration", "ExpectedAccuracy", "differs",
            "expected", "fill_impostors", "fit_outsider_model", "insider_outsider",
-           "outsider_learns_works", "p_outsider", "with_impostors",
+           "outsider_learns_works", "p_outsider", "table_q", "with_impostors",
            "with_outsider_features"]
 
 #: How many times the confidence and outsider models are refitted on bootstrap resamples of
@@ -171,10 +171,15 @@ def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = Non
     return outsider.length_features(u, base["in_vocabulary"], length_range)
 
 
+def table_q(result: Any, model: ConfidenceModel | None = None) -> np.ndarray:
+    """:func:`outsider_q` of every text to attribute (the attribution's table)."""
+    return outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
+
+
 def outsider_share(result: Any, model: ConfidenceModel | None = None) -> float:
     """The estimated share of the texts to attribute by none of the candidates
     (:func:`hclib.calibration.outsider_posterior`); NaN without an outsider model."""
-    q = outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
+    q = table_q(result, model)
     return outsider_posterior(q)[1] if np.isfinite(q).any() else float("nan")
 
 
@@ -187,7 +192,7 @@ def p_outsider(result: Any, base: pd.DataFrame, model: ConfidenceModel | None = 
         return q
     if share is not None:
         return outsider_posterior(q, share=share if np.isfinite(share) else 0.5)[0]
-    table = outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
+    table = table_q(result, model)
     if base.index.equals(result.table.index) and np.allclose(table, q, equal_nan=True):
         return outsider_posterior(q)[0]
     return outsider_posterior(q, among=table)[0]

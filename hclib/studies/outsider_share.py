@@ -169,7 +169,7 @@ import pandas as pd
 
 from hclib.attribution.options import UNK
 from hclib.attribution.pipeline import attribute
-from hclib.attribution.trust import outsider_q
+from hclib.attribution.trust import table_q
 from hclib.calibration.outsider import outsider_posterior
 
 from .scores import macro_f1
@@ -255,11 +255,10 @@ def problem_rows(name: str, res: Any, truth: Any, candidates: list[str]
                  ) -> pd.DataFrame:
     """One row per text of one attribution ``res``: its even-odds ``q``, ``confidence``,
     ``status``, verdict ``author``, ``truth`` and the ``candidates`` (joined by ``|``)."""
-    base = res._base(res.table, res.ranks, res.tokens)
     v = res.verdicts
     return pd.DataFrame({
         "problem": name, "text": v.index.astype(str),
-        "q": outsider_q(res, base), "confidence": v["confidence"].to_numpy(),
+        "q": table_q(res), "confidence": v["confidence"].to_numpy(),
         "status": v["status"].to_numpy(), "author": v["author"].astype(str).to_numpy(),
         "truth": pd.Series(np.asarray(truth, dtype=object), dtype=object).astype(str),
         "candidates": "|".join(map(str, candidates))})

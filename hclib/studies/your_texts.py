@@ -513,9 +513,8 @@ def outsider_odds(result: Any) -> pd.DataFrame:
     of the candidates (``hclib.attribution.trust.outsider_q``), and ``p_outsider``, the
     same at the share of outsiders estimated among the texts
     (:mod:`hclib.calibration.outsider`)."""
-    from hclib.attribution.trust import outsider_q
-    base = result._base(result.table, result.ranks, result.tokens)
-    return pd.DataFrame({"q": outsider_q(result, base),
+    from hclib.attribution.trust import table_q
+    return pd.DataFrame({"q": table_q(result),
                          "p_outsider": result.verdicts["p_outsider"].to_numpy()},
                         index=result.verdicts.index)
 
@@ -527,13 +526,13 @@ def known_outsiders(result: Any) -> pd.DataFrame:
     estimated among the texts to attribute (under its posterior). A level for ``reject_by="outsider"`` can be
     read from the insiders' ``p_outsider`` without knowing who wrote the questioned
     texts."""
-    from hclib.attribution.trust import outsider_q
+    from hclib.attribution.trust import table_q
     from hclib.calibration.outsider import outsider_posterior
     cal, model = result.calibration, result.outsider_model
     if cal is None or model is None or cal.u is None:
         return pd.DataFrame(columns=["source", "outsider", "q", "p_outsider"])
     q = model.predict(cal.u)
-    table = outsider_q(result, result._base(result.table, result.ranks, result.tokens))
+    table = table_q(result)
     p = (outsider_posterior(q, among=table)[0] if np.isfinite(table).any()
          else outsider_posterior(q, share=0.5)[0])
     return pd.DataFrame({"source": cal.u_source, "outsider": cal.outsider.astype(bool),

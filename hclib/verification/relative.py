@@ -301,9 +301,9 @@ def unlike_pool(gap_questioned: ArrayLike, gap_known: ArrayLike, separation: Arr
     :math:`\min(g_Q, g_K) >` :data:`PAIR_GAP`, with separation :math:`\le` ``level`` or
     :math:`g_K >` :data:`MISMATCH`; a NaN gap (a pool too small to measure) never."""
     with np.errstate(invalid="ignore"):
-        beyond = np.asarray(gap_known, dtype=float) > MISMATCH
-    return far_same(gap_questioned, gap_known, separation, level) | (
-        _far_pair(gap_questioned, gap_known) & beyond)
+        return _far_pair(gap_questioned, gap_known) & (
+            (np.asarray(separation, dtype=float) <= level)
+            | (np.asarray(gap_known, dtype=float) > MISMATCH))
 
 
 def nearest(q: np.ndarray, pool: np.ndarray, k: int, config: RelativeConfig) -> np.ndarray:

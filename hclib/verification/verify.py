@@ -373,11 +373,16 @@ def _score(problem: _Problem, q_items: list[list[str]], min_tokens: int
     return frame, counts
 
 
+def _by_band(prob: np.ndarray, band: float | np.ndarray) -> np.ndarray:
+    """The decision by the band alone: "same author" above 0.5 + ``band``, "different
+    author" below 0.5 − ``band``, else "no decision"."""
+    return np.where(prob > 0.5 + band, "same author",
+                    np.where(prob < 0.5 - band, "different author", "no decision"))
+
+
 def _decisions(prob: np.ndarray, answerable: np.ndarray, reason: np.ndarray,
                band: float | np.ndarray) -> np.ndarray:
-    out = np.where(prob > 0.5 + band, "same author",
-                   np.where(prob < 0.5 - band, "different author", "no decision"))
-    out = np.where(reason != "", "no decision", out)
+    out = np.where(reason != "", "no decision", _by_band(prob, band))
     return np.where(answerable, out, "insufficient evidence").astype(object)
 
 
@@ -517,7 +522,8 @@ def verify(known: Any, questioned: Any, *, impostors: Any = None,
     # impostors unlike the texts (a far pair's "same author" needs pseudo-problems that
     # separate clearly)
     gaps = frame["gap_questioned"], frame["gap_known"], frame["separation"]
-    same = frame["probability"].to_numpy(float) > 0.5 + frame["band"].to_numpy(float)
+    same = _by_band(frame["probability"].to_numpy(float),
+                    frame["band"].to_numpy(float)) == "same author"
     unlike = unlike_pool(*gaps) | (same & far_same(*gaps))
     frame["reason"] = pd.Series(np.where(unlike, MISMATCHED, ""), index=frame.index,
                                 dtype=object)
