@@ -172,7 +172,7 @@ def _features(base: pd.DataFrame, length_range: tuple[float, float] | None = Non
 
 
 def table_q(result: Any, model: ConfidenceModel | None = None) -> np.ndarray:
-    """:func:`outsider_q` of every text to attribute (the attribution's table)."""
+    """``outsider_q`` of every text to attribute (the attribution's table)."""
     return outsider_q(result, result._base(result.table, result.ranks, result.tokens), model)
 
 
