@@ -13,7 +13,9 @@
   read as a valid test of "this text belongs with these";
 * :mod:`hclib.calibration.expected`: the expected accuracy on the texts being attributed, the
   mean of their verdicts' probabilities of being right, with an interval from refitted
-  models and the binomial spread (:func:`expected_accuracy`, :func:`bootstrap_weights`);
+  models and the binomial spread (:func:`expected_accuracy`, :func:`bootstrap_weights`),
+  and how close a calibrated one lands by chance (:func:`within_chance`,
+  :func:`miss_pvalue`, :func:`count_distribution`);
 * :mod:`hclib.calibration.outsider`: the probability that a text's author is none of the
   candidates, learned by leaving each candidate out in turn (:func:`fit_outsider`,
   :func:`relative_features`, :func:`outsider_posterior`);
@@ -32,7 +34,8 @@ learned from texts whose truth is known (a monotone logistic model), and the che
 from .confidence import (ConfidenceModel, confidence_features, ece_if_calibrated,
                          expected_calibration_error, fit_confidence, reliability, wilson_interval)
 from .conformal import conformal_pvalues, conformal_table
-from .expected import bootstrap_weights, expected_accuracy
+from .expected import (bootstrap_weights, count_distribution, expected_accuracy,
+                       miss_pvalue, within_chance)
 from .outsider import fit_outsider, outsider_posterior, relative_features
 from .ranks import TIES, attribute_by_rank, relative_ranks
 
@@ -41,4 +44,5 @@ __all__ = ["TIES", "relative_ranks", "attribute_by_rank", "conformal_pvalues", "
            "confidence_features", "fit_confidence", "expected_calibration_error",
            "ece_if_calibrated",
            "reliability", "wilson_interval", "bootstrap_weights", "expected_accuracy",
+           "count_distribution", "miss_pvalue", "within_chance",
            "fit_outsider", "outsider_posterior", "relative_features"]
