@@ -8,7 +8,7 @@ import pytest
 from hclib.studies import your_texts
 
 COLUMNS = ["collection", "problem", "texts", "loo", "expected", "low", "high", "real",
-           "outsiders", "outsiders_true"]
+           "outsiders", "outsiders_true", "within", "miss_p"]
 COLLECTIONS = ["books, work folders", "books, flat folders",
                'books, flat folders, pieces="group"', "Federalist", "PAN 2018 test"]
 
@@ -30,6 +30,11 @@ def test_stored_rows_are_the_chapters_table() -> None:
     assert len(bounded) == len(rows) - 1  # the pooled row has no interval
     assert (bounded.low <= bounded.expected).all()
     assert (bounded.expected <= bounded.high).all()
+    # how close a calibrated estimate lands, and the P-value of each miss: every row but
+    # the pooled one
+    chance = rows.dropna(subset=["within", "miss_p"])
+    assert len(chance) == len(rows) - 1
+    assert chance.within.between(0, 1).all() and chance.miss_p.between(0, 1).all()
     pooled = your_texts.by_collection(rows)
     pan = rows[rows.collection == "PAN 2018 test"]
     assert abs(pooled.loc["PAN 2018 test", "real"] - pan.real.iloc[-1]) < 1e-6
@@ -37,7 +42,7 @@ def test_stored_rows_are_the_chapters_table() -> None:
 
 def test_write_results_round_trips(monkeypatch, tmp_path) -> None:
     row = {"problem": "p", "texts": 3, "loo": 0.5, "expected": 0.6, "low": 0.4, "high": 0.8,
-           "real": 2 / 3, "outsiders": 0.0}
+           "real": 2 / 3, "outsiders": 0.0, "within": 0.5, "miss_p": 0.9}
     monkeypatch.setattr(your_texts, "gutenberg_expected", lambda: pd.DataFrame([row]))
     monkeypatch.setattr(your_texts, "federalist_outsiders",
                         lambda: (pd.DataFrame([{**row, "problem": "q",
@@ -63,3 +68,25 @@ def test_stored_novels() -> None:
     assert len(v) == 12 and (v.true == "<UNK>").sum() == 7
     assert v.p_outsider.between(0, 1).all()
     assert v.outsiders.iloc[0] == pytest.approx(v.p_outsider.mean(), abs=1e-5)
+
+
+def test_row_reads_the_verdicts_probabilities_of_being_right() -> None:
+    """``within`` and ``miss_p`` of a row come from each answered verdict's probability of
+    being right (confidence times one minus p_outsider; a rejection p_outsider)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from hclib.calibration import miss_pvalue, within_chance
+    verdicts = pd.DataFrame({"status": ["attributed", "attributed", "rejected",
+                                        "insufficient evidence"],
+                             "confidence": [0.9, 0.6, 0.8, np.nan],
+                             "p_outsider": [0.1, 0.5, 0.7, np.nan]})
+    result = SimpleNamespace(verdicts=verdicts, accuracy=SimpleNamespace(value=0.7),
+                             expected_accuracy=SimpleNamespace(
+                                 n=3, value=0.6, low=0.3, high=0.9, outsiders=0.4))
+    row = your_texts._row("x", result, np.array([True, False, True, True]))
+    p = np.array([0.9 * 0.9, 0.6 * 0.5, 0.7])
+    assert row["real"] == pytest.approx(2 / 3)
+    assert row["within"] == pytest.approx(within_chance(p, your_texts.WITHIN))
+    assert row["miss_p"] == pytest.approx(miss_pvalue(p, 2))
