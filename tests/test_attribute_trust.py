@@ -159,6 +159,13 @@ def test_expected_accuracy_of_an_attribution() -> None:
     assert {"value", "low", "high"} <= set(payload["expected_accuracy"])
     assert payload["accuracy"]["value"] == pytest.approx(res.accuracy.value)
     assert res.expected_accuracy == e  # seeded: the same again
+    # how close a calibrated expected accuracy lands on these texts, and a miss's P-value
+    from hclib.calibration import miss_pvalue, within_chance
+    assert np.allclose(e.probabilities, p)
+    assert e.within(0.05) == pytest.approx(within_chance(p, 0.05))
+    assert e.miss_pvalue(3) == pytest.approx(miss_pvalue(p, 3))
+    with pytest.raises(ValueError, match="no calibrated verdict"):
+        type(e)(float("nan"), float("nan"), float("nan"), 0).within()
 
 
 def test_expected_accuracy_is_calibrated_on_random_problems() -> None:

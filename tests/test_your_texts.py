@@ -71,22 +71,22 @@ def test_stored_novels() -> None:
 
 
 def test_row_reads_the_verdicts_probabilities_of_being_right() -> None:
-    """``within`` and ``miss_p`` of a row come from each answered verdict's probability of
-    being right (confidence times one minus p_outsider; a rejection p_outsider)."""
+    """``within`` and ``miss_p`` of a row come from the expected accuracy's probabilities
+    of being right, one per answered verdict (an insufficient-evidence text is left out
+    of the truth too)."""
     from types import SimpleNamespace
 
     import numpy as np
 
+    from hclib.attribution.trust import ExpectedAccuracy
     from hclib.calibration import miss_pvalue, within_chance
     verdicts = pd.DataFrame({"status": ["attributed", "attributed", "rejected",
-                                        "insufficient evidence"],
-                             "confidence": [0.9, 0.6, 0.8, np.nan],
-                             "p_outsider": [0.1, 0.5, 0.7, np.nan]})
+                                        "insufficient evidence"]})
+    p = np.array([0.81, 0.3, 0.7])
+    e = ExpectedAccuracy(float(p.mean()), 0.3, 0.9, 3, 0.4, probabilities=p)
     result = SimpleNamespace(verdicts=verdicts, accuracy=SimpleNamespace(value=0.7),
-                             expected_accuracy=SimpleNamespace(
-                                 n=3, value=0.6, low=0.3, high=0.9, outsiders=0.4))
-    row = your_texts._row("x", result, np.array([True, False, True, True]))
-    p = np.array([0.9 * 0.9, 0.6 * 0.5, 0.7])
+                             expected_accuracy=e)
+    row = your_texts._row("x", result, np.array([True, False, True, False]))
     assert row["real"] == pytest.approx(2 / 3)
     assert row["within"] == pytest.approx(within_chance(p, your_texts.WITHIN))
     assert row["miss_p"] == pytest.approx(miss_pvalue(p, 2))

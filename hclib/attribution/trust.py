@@ -24,21 +24,17 @@ texts scored against the others), each tagged with the known text it comes from.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-
-from dataclasses import replace
-
 import pandas as pd
 
-from hclib.calibration import outsider
-
-from .impostors import features_in_blocks
 from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_features,
                                expected_accuracy, fit_confidence, fit_outsider,
-                               outsider_posterior)
+                               miss_pvalue, outsider, outsider_posterior, within_chance)
+
+from .impostors import features_in_blocks
 
 __all__ = ["REFITS", "SHARE_IN_INTERVAL", "Calibration", "ExpectedAccuracy", "differs",
            "expected", "fill_impostors", "fit_outsider_model", "insider_outsider",
@@ -68,6 +64,27 @@ class ExpectedAccuracy:
     # texts with insufficient evidence: no verdict, so neither right nor wrong; left out
     insufficient: int = 0
     confidence: float = float("nan")
+    #: Each counted verdict's probability of being right (their mean is ``value``).
+    probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def within(self, width: float = 0.05) -> float:
+        """The chance that the share right of these verdicts lands within ``width`` of
+        ``value`` if every probability is exact
+        (:func:`hclib.calibration.within_chance`): how close even a calibrated expected
+        accuracy comes on so few texts."""
+        return within_chance(self._probabilities(), width)
+
+    def miss_pvalue(self, right: int) -> float:
+        """The P-value of ``right`` of these verdicts right under calibration
+        (:func:`hclib.calibration.miss_pvalue`): small when the miss is more than
+        chance."""
+        return miss_pvalue(self._probabilities(), right)
+
+    def _probabilities(self) -> np.ndarray:
+        if self.probabilities is None or not self.probabilities.size:
+            raise ValueError("no calibrated verdict: the expected accuracy has no "
+                             "probabilities of being right")
+        return self.probabilities
 
     def __str__(self) -> str:
         left = "" if not self.insufficient else (
@@ -240,7 +257,7 @@ def expected(result: Any) -> ExpectedAccuracy:
     return ExpectedAccuracy(value, low, high, int(answered.sum()), share, len(refits),
                             int((~answered).sum()),
                             float(np.nanmean(answered_conf)) if answered_conf.notna().any()
-                            else float("nan"))
+                            else float("nan"), probs[answered])
 
 
 def differs(result: Any, e: ExpectedAccuracy | None = None) -> str | None:

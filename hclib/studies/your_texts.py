@@ -224,8 +224,6 @@ import pandas as pd
 
 from hclib.attribution.options import UNK
 from hclib.attribution.pipeline import attribute
-from hclib.attribution.trust import right_probability
-from hclib.calibration import miss_pvalue, within_chance
 
 __all__ = ["RESULTS", "by_collection", "federalist_outsiders", "gutenberg_auto",
            "gutenberg_expected", "gutenberg_flat", "gutenberg_runs", "known_outsiders",
@@ -243,8 +241,8 @@ NOVEL_RESULTS = RESULTS.with_name("your_texts_novels.csv")
 OUTSIDER_LEVEL = 0.5
 #: The distance (a share) within which issue 41 asks the expected accuracy to land; each
 #: row's ``within`` is the chance that a calibrated one does
-#: (:func:`hclib.calibration.within_chance`), ``miss_p`` the P-value of its miss
-#: (:func:`hclib.calibration.miss_pvalue`).
+#: (:meth:`hclib.attribution.result.ExpectedAccuracy.within`), ``miss_p`` the P-value of
+#: its miss (:meth:`~hclib.attribution.result.ExpectedAccuracy.miss_pvalue`).
 WITHIN = 0.05
 
 
@@ -253,16 +251,12 @@ def _row(name: str, result: Any, right: np.ndarray, **extra: Any) -> dict[str, A
     the same texts, those with a verdict (a text with insufficient evidence has none, and
     the expected accuracy leaves it out)."""
     e = result.expected_accuracy
-    v = result.verdicts
-    answered = (v["status"] != "insufficient evidence").to_numpy()
+    answered = (result.verdicts["status"] != "insufficient evidence").to_numpy()
     right = np.asarray(right, dtype=bool)[answered]
     real = float(np.mean(right)) if answered.any() else float("nan")
     chance = {"within": float("nan"), "miss_p": float("nan")}
     if answered.any() and np.isfinite(e.value):
-        p = right_probability(v["status"].to_numpy(), v["confidence"].to_numpy(),
-                              v["p_outsider"].to_numpy())[answered]
-        chance = {"within": within_chance(p, WITHIN),
-                  "miss_p": miss_pvalue(p, int(right.sum()))}
+        chance = {"within": e.within(WITHIN), "miss_p": e.miss_pvalue(int(right.sum()))}
     return {"problem": name, "texts": e.n, "expected": e.value, "low": e.low, "high": e.high,
             "real": real, "loo": result.accuracy.value, "outsiders": e.outsiders,
             **chance, **extra}
