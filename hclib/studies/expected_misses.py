@@ -64,14 +64,18 @@ estimated against true share of outsiders):
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.stats import binom
 from tqdm.auto import tqdm
 
-__all__ = ["ALPHA", "PAN_SEEDS", "RESULTS", "SETS", "SMALL_SEEDS", "WITHIN", "calibrated",
-           "load", "problem_row", "run", "summary"]
+from .scores import UNK
+from .your_texts import WITHIN, _row
+
+__all__ = ["ALPHA", "PAN_SEEDS", "RESULTS", "SETS", "SMALL_SEEDS", "calibrated", "load",
+           "problem_row", "run", "summary"]
 
 #: The small Gutenberg problems' seeds (never run before this study).
 SMALL_SEEDS: tuple[int, ...] = tuple(range(229, 309))
@@ -83,25 +87,19 @@ SETS: tuple[str, ...] = ("small", "pan", "folds", "pan closed")
 RESULTS = Path(__file__).with_name("data") / "expected_misses.csv"
 #: The level whose share of small P-values :func:`calibrated` bounds.
 ALPHA = 0.05
-#: The distance of :meth:`~hclib.attribution.result.ExpectedAccuracy.within`.
-WITHIN = 0.05
+_COLUMNS = ("problem", "texts", "expected", "low", "high", "real", "within", "miss_p",
+            "outsiders")
 
 
-def problem_row(group: str, name: str, result: object, truth: np.ndarray) -> dict:
-    """One problem: its texts, the expected accuracy with its interval, the real share
-    right, the chance of landing within :data:`WITHIN`, the miss's P-value, the estimated
-    and the true share of outsiders."""
-    from .scores import UNK
-    e = result.expected_accuracy  # type: ignore[attr-defined]
-    v = result.verdicts  # type: ignore[attr-defined]
-    answered = (v["status"] != "insufficient evidence").to_numpy()
-    pred = result.prediction.to_numpy().astype(object)  # type: ignore[attr-defined]
-    right = (pred == np.asarray(truth, dtype=object))[answered]
-    return {"set": group, "problem": name, "texts": int(answered.sum()),
-            "expected": e.value, "low": e.low, "high": e.high,
-            "real": float(right.mean()), "within": e.within(WITHIN),
-            "miss_p": e.miss_pvalue(int(right.sum())), "outsiders": e.outsiders,
-            "outsiders_true": float(np.mean(np.asarray(truth, dtype=object) == UNK))}
+def problem_row(group: str, name: str, result: Any, truth: np.ndarray) -> dict:
+    """One problem (``hclib.studies.your_texts._row`` without the leave-one-out): its
+    texts, the expected accuracy with its interval, the real share right, the chance of
+    landing within :data:`~hclib.studies.your_texts.WITHIN`, the miss's P-value, the
+    estimated and the true share of outsiders."""
+    truth = np.asarray(truth, dtype=object)
+    row = _row(name, result, result.prediction.to_numpy().astype(object) == truth)
+    return {"set": group, **{k: row[k] for k in _COLUMNS},
+            "outsiders_true": float(np.mean(truth == UNK))}
 
 
 def run(save: bool = True, progress: bool = True) -> pd.DataFrame:
@@ -132,7 +130,7 @@ def summary(frame: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per set and whether some texts are by none of the candidates (``outsiders``; module
     docstring): problems, texts, the mean expected and real accuracy, the mean estimated
     and true share of outsiders, the mean absolute miss, the expected and the seen number
-    within :data:`WITHIN`, the shares of P-values at most 0.05 and 0.2, the share of
+    within :data:`~hclib.studies.your_texts.WITHIN`, the shares of P-values at most 0.05 and 0.2, the share of
     intervals holding the real accuracy, and whether the group is calibrated within chance
     (:func:`calibrated`)."""
     frame = load() if frame is None else frame

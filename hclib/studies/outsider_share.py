@@ -180,7 +180,7 @@ __all__ = ["CEILINGS", "ESTIMATES", "PAN_SEEDS", "RESULTS", "SECOND_PAN_SEEDS",
            "ceilings", "conditions", "interval_conditions", "interval_scores",
            "intervals", "load", "load_ceilings", "load_second", "main",
            "problem_rows", "run", "run_second", "scores", "second_choice", "second_scores",
-           "small_problem"]
+           "small_problem", "split_by_outsiders"]
 
 #: The held-out seeds of the PAN 2018 runs, never run before the rule.
 PAN_SEEDS: tuple[int, ...] = (23, 24)
@@ -395,15 +395,21 @@ def conditions(table: pd.DataFrame) -> dict[str, bool]:
                                      >= mode.loc["pan", "F1 outsider"] - 0.01)}
 
 
+def split_by_outsiders(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``table`` (rows of :func:`run`) with the set ``name`` split in two: ``"NAME
+    closed"`` (problems whose every text is by a candidate) and ``"NAME open"``."""
+    closed = table.groupby("problem")["truth"].transform(lambda t: (t != UNK).all())
+    return table.assign(set=np.where(table["set"] == name,
+                                     np.where(closed, f"{name} closed", f"{name} open"),
+                                     table["set"]))
+
+
 def second_scores(table: pd.DataFrame) -> pd.DataFrame:
     """The second rule's table (module docstring): per variant of :data:`SECOND_VARIANTS`,
     the mean absolute error of the expected accuracy in each of its five groups, their
     mean (the ``score``), the Brier score pooled over ``small2`` and ``pan2`` and the
     largest share in a fold."""
-    closed = table.groupby("problem")["truth"].transform(lambda t: (t != UNK).all())
-    table = table.assign(set=np.where(table["set"] == "small2",
-                                      np.where(closed, "small2 closed", "small2 open"),
-                                      table["set"]))
+    table = split_by_outsiders(table, "small2")
     groups = ["small2 closed", "small2 open", "pan2", "pan closed", "folds"]
     pooled = table[table["set"].isin(["small2 closed", "small2 open", "pan2"])]
     pooled = pooled.assign(set="pooled")

@@ -84,11 +84,12 @@ import pandas as pd
 from scipy.optimize import minimize
 from scipy.special import expit, logit
 
+from hclib.attribution.trust import right_probability
 from hclib.calibration import miss_pvalue
 
 from .expected_misses import calibrated
 from .outsider_share import RESULTS as FIRST_RESULTS
-from .outsider_share import SECOND_RESULTS, load, run
+from .outsider_share import SECOND_RESULTS, _p, load, run, split_by_outsiders
 from .outsider_share import scores as share_scores
 from .scores import UNK
 
@@ -137,14 +138,6 @@ def check_rows(save: bool = True, progress: bool = True) -> pd.DataFrame:
                PAN_SEEDS, RESULTS)
 
 
-def _groups(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with ``set`` split: small problems with and without an outsider."""
-    closed = table.groupby("problem")["truth"].transform(lambda t: (t != UNK).all())
-    small = table["set"] == "small"
-    return table.assign(set=np.where(small, np.where(closed, "small closed", "small open"),
-                                     table["set"]))
-
-
 def variant_rows(table: pd.DataFrame, s: float) -> pd.DataFrame:
     """``table`` (rows of :func:`check_rows`) with ``q`` shrunk by ``s``."""
     return table.assign(q=shrunk(table["q"].to_numpy(dtype=np.float64), s))
@@ -154,17 +147,15 @@ def _misses(table: pd.DataFrame) -> pd.Series:
     """Per group, how many problems' expected accuracy misses at P ≤ 0.05 (point
     probabilities :math:`c(1 - p)` of the answered verdicts) and whether that is within
     chance."""
-    from hclib.calibration import outsider_posterior
     out = {}
     for s, part in table.groupby("set", sort=False):
         small, n = 0, 0
         for _, g in part.groupby("problem", sort=False):
             q = g["q"].to_numpy(dtype=np.float64)
-            p = (outsider_posterior(q)[0] if np.isfinite(q).any()
-                 else np.full(q.shape, np.nan))
+            p = _p(q, "mean")[0]
             answered = (g["status"] != "insufficient evidence").to_numpy()
-            c = g["confidence"].to_numpy(dtype=np.float64)
-            probs = np.clip((c * (1 - np.nan_to_num(p, nan=0.0)))[answered], 0, 1)
+            probs = right_probability(g["status"].to_numpy(), g["confidence"].to_numpy(
+                dtype=np.float64), p)[answered]
             right = int((g["author"] == g["truth"]).to_numpy()[answered].sum())
             small += miss_pvalue(probs, right) <= 0.05
             n += 1
@@ -175,7 +166,7 @@ def _misses(table: pd.DataFrame) -> pd.Series:
 def group_scores(table: pd.DataFrame, s: float) -> pd.DataFrame:
     """Per group: :func:`hclib.studies.outsider_share.scores` of the rows with ``q``
     shrunk by ``s``, the count of misses at P ≤ 0.05 and whether it is within chance."""
-    rows = _groups(variant_rows(table, s))
+    rows = split_by_outsiders(variant_rows(table, s), "small")
     out = share_scores(rows, "mean")
     misses = _misses(rows)
     out["P <= 0.05"] = [misses[g][0] for g in out.index]
