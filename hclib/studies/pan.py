@@ -32,6 +32,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -59,6 +60,7 @@ __all__ = [
     "HCAttribution",
     "hc_attribute",
     "char_ngram_baseline",
+    "char_ngram_probabilities",
     "problem_parts",
     "attribute_collection",
     "baseline_collection",
@@ -238,11 +240,61 @@ def char_ngram_baseline(
     ``MaxAbsScaler``; ``OneVsRestClassifier(LinearSVC(C))``. With ``reject_threshold`` (PAN 2019's
     ``pt``) the SVM is wrapped in ``CalibratedClassifierCV`` (3-fold, scikit-learn's default in
     2019; every candidate needs at least 3 known texts) and a text whose two largest
-    probabilities differ by less than the threshold gets ``<UNK>``. ``seed`` seeds liblinear.
+    probabilities differ by less than the threshold gets ``<UNK>``
+    (:func:`char_ngram_probabilities`). ``seed`` seeds liblinear.
     """
-    from scipy.sparse import diags
+    if reject_threshold is None:
+        svm, train, test, labels = _char_ngram_svm(known_texts, known_authors,
+                                                   unknown_texts, n, ft, C, seed, problem)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", _convergence_warning())
+            return np.asarray(svm.fit(train, labels).predict(test), dtype=object)
+    classes, proba = char_ngram_probabilities(known_texts, known_authors, unknown_texts,
+                                              n=n, ft=ft, C=C, seed=seed, problem=problem)
+    answers = classes[proba.argmax(axis=1)]
+    top2 = -np.sort(-proba, axis=1)[:, :2]
+    answers[top2[:, 0] - top2[:, 1] < reject_threshold] = UNK
+    return answers
+
+
+def char_ngram_probabilities(
+    known_texts: Sequence[str],
+    known_authors: Sequence[Hashable],
+    unknown_texts: Sequence[str],
+    *,
+    n: int = 3,
+    ft: int = 5,
+    C: float = 1.0,
+    seed: int = 0,
+    problem: str = "",
+) -> tuple[np.ndarray, np.ndarray]:
+    """PAN 2019's open-set baseline before its threshold: the candidates (``classes``)
+    and each text's probabilities of them, (texts × candidates), from the SVM of
+    :func:`char_ngram_baseline` wrapped in ``CalibratedClassifierCV`` (3-fold; every
+    candidate needs at least 3 known texts)."""
     from sklearn.calibration import CalibratedClassifierCV
+
+    svm, train, test, labels = _char_ngram_svm(known_texts, known_authors, unknown_texts,
+                                               n, ft, C, seed, problem)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", _convergence_warning())
+        clf = CalibratedClassifierCV(svm, cv=3).fit(train, labels)
+    return np.asarray(clf.classes_, dtype=object), clf.predict_proba(test)
+
+
+def _convergence_warning() -> type[Warning]:
+    """scikit-learn's ``ConvergenceWarning`` (liblinear on small problems)."""
     from sklearn.exceptions import ConvergenceWarning
+
+    return ConvergenceWarning
+
+
+def _char_ngram_svm(known_texts: Sequence[str], known_authors: Sequence[Hashable],
+                    unknown_texts: Sequence[str], n: int, ft: int, C: float, seed: int,
+                    problem: str) -> tuple[Any, Any, Any, np.ndarray]:
+    """The baseline's unfitted SVM, its scaled known and unknown features and the known
+    texts' authors (:func:`char_ngram_baseline`), the inputs checked."""
+    from scipy.sparse import diags
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.preprocessing import MaxAbsScaler
@@ -273,17 +325,8 @@ def char_ngram_baseline(
     scaler = MaxAbsScaler()
     train = scaler.fit_transform(features(known_texts))
     test = scaler.transform(features(unknown_texts))
-    svm = OneVsRestClassifier(LinearSVC(C=C, dual=True, random_state=seed))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        if reject_threshold is None:
-            return np.asarray(svm.fit(train, labels).predict(test), dtype=object)
-        clf = CalibratedClassifierCV(svm, cv=3).fit(train, labels)
-    proba = clf.predict_proba(test)
-    answers = np.asarray(clf.classes_, dtype=object)[proba.argmax(axis=1)]
-    top2 = -np.sort(-proba, axis=1)[:, :2]
-    answers[top2[:, 0] - top2[:, 1] < reject_threshold] = UNK
-    return answers
+    return (OneVsRestClassifier(LinearSVC(C=C, dual=True, random_state=seed)), train, test,
+            labels)
 
 
 # ------------------------------------------------------------------ whole collections
