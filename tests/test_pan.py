@@ -251,6 +251,28 @@ def test_char_baseline_learns_character_markers() -> None:
     assert set(rejected) == {UNK}
 
 
+def test_char_probabilities_are_the_baselines() -> None:
+    """PAN 2019's open-set baseline before its threshold: rows of probabilities over the
+    candidates, their argmax the answers at threshold 0, an outsider's gap the smallest."""
+    rng = np.random.default_rng(11)
+    markers = {"ann": "xyzzy", "bob": "quux", "cy": "vvvw"}
+    k_texts = [t for m in markers.values() for t in _char_texts(rng, m, 4)]
+    k_authors = [a for a in markers for _ in range(4)]
+    u_texts = [t for m in markers.values() for t in _char_texts(rng, m, 2)]
+    u_texts += _char_texts(rng, "jjkq", 1)  # an outsider's marker
+    classes, proba = pan.char_ngram_probabilities(k_texts, k_authors, u_texts)
+    assert list(classes) == sorted(markers) and proba.shape == (7, 3)
+    assert np.allclose(proba.sum(axis=1), 1) and (proba >= 0).all()
+    answers = pan.char_ngram_baseline(k_texts, k_authors, u_texts, reject_threshold=0.0)
+    assert list(answers) == list(classes[proba.argmax(axis=1)])
+    assert list(answers[:6]) == [a for a in markers for _ in range(2)]
+    top = -np.sort(-proba, axis=1)
+    gap = top[:, 0] - top[:, 1]
+    assert gap[6] < gap[:6].min()
+    with pytest.raises(ValueError, match="p3: a text is empty"):
+        pan.char_ngram_probabilities(["abcabc", ""], ["x", "y"], ["abc"], problem="p3")
+
+
 def test_char_baseline_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="p3: the baseline needs at least two candidates"):
         pan.char_ngram_baseline(["abcabc"] * 2, ["x", "x"], ["abc"], problem="p3")
