@@ -13,6 +13,7 @@ import pytest
 import hclib
 from hclib.attribution.accuracy import Accuracy
 from hclib.formulas.simulate import zipf_author_texts
+from hclib.attribution import trust
 
 WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
 
@@ -362,3 +363,7 @@ def test_the_expected_accuracy_says_when_no_outsider_is_modelled() -> None:
     five = hclib.attribute(known, unknown, vocabulary=60, progress=False)
     assert "estimated share by none of the candidates" in str(five.expected_accuracy)
     assert "no outsider model" not in str(five.expected_accuracy)
+    # where the share is estimated, the line says the accuracy is then an upper bound
+    # (measured: hclib.studies.expected_misses); without a model it assumes insiders
+    assert str(five.expected_accuracy).endswith(trust.UPPER_BOUND)
+    assert trust.UPPER_BOUND not in str(two.expected_accuracy)
