@@ -215,7 +215,7 @@ size; pooled, PAN 66.0 against 62.2 and the work folders 72.1 against 73.6 are w
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -410,19 +410,22 @@ def _pieces(words: list[str], n: int, size: int) -> list[str]:
 
 
 def novel_outsiders(pieces: int = 8, piece_words: int = 3000, outsider_pieces: int = 6,
+                    novels: Mapping[str, tuple[int, int, int]] | None = None,
                     **options: Any) -> pd.DataFrame:
-    """The novels problem of issue 41: the candidates of ``NOVELS``, their first two
+    """The novels problem of issue 41: the candidates of ``NOVELS`` (or ``novels``: author
+    → the Gutenberg ids of two known works and the third), their first two
     novels cut into ``pieces`` pieces of ``piece_words`` words each (work folders), to
     attribute their third novels whole, ``outsider_pieces`` pieces of Collins's *The Woman
     in White* and the whole of it; the verdicts with ``true`` (``<UNK>`` for Collins),
     ``right`` and ``rejected`` (``reject=0.5, reject_by="outsider"``), and the expected
     accuracy in ``attrs``."""
     from hclib.corpora import gutenberg
-    authors = [*NOVELS, OUTSIDER_NOVEL[0]]
+    chosen = NOVELS if novels is None else novels
+    authors = [*chosen, OUTSIDER_NOVEL[0]]
     collection = gutenberg.load_collection(authors=authors, vocabulary=10, progress=False)
     ids = dict(zip(collection.works["gutenberg_id"].astype(int), collection.works["doc_id"]))
     known, groups, unknown, truth = {}, {}, {}, {}
-    for a, (w1, w2, w3) in NOVELS.items():
+    for a, (w1, w2, w3) in chosen.items():
         for w in (w1, w2):
             words = gutenberg.read_text(collection, ids[w]).split()
             known.setdefault(a, []).extend(_pieces(words, pieces, piece_words))
