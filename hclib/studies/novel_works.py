@@ -9,8 +9,9 @@ and right"; Collins flagged on at least 4 of 6 pieces and whole). Seen before th
 question (session 32, not stored): its forward impostor share is 0.031 where the known
 texts' insider rows have a median of 0.127, and with proper names out of the vocabulary
 (words capitalised in more than half their occurrences) it reads 0.65; on four swaps
-tried by hand (Barchester Towers replaced by *Miss Mackenzie* or *Kept in the Dark*, or
-both known works replaced) it read 0.02–0.11, while Collins's flagged pieces fell to 0–3.
+tried by hand (Barchester Towers replaced by *Miss Mackenzie* or *Kept in the Dark*,
+or both known works replaced) it read 0.02–0.11, while Collins's flagged pieces fell to
+0–3.
 
 **The question** (written and committed before the run below; a measurement, nothing is
 chosen by it and no answer of the tool changes). The other four candidates and Collins as

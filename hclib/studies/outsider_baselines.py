@@ -96,10 +96,11 @@ RESULTS = Path(__file__).with_name("data") / "outsider_baselines.csv"
 
 
 def verdict_rows(seeds: tuple[int, ...]) -> pd.DataFrame:
-    """One row per text to attribute of every run (:func:`held_out_runs`, the training
-    and test problems, ``seeds``): its part, problem, seed, whether its author is held
-    out (``outsider``), whether hclib's and the baseline's closed-set verdicts are right,
-    and the signals of :data:`SIGNALS`."""
+    """One row per text to attribute of every run
+    (:func:`~hclib.studies.open_set.held_out_runs`, the training and test problems,
+    ``seeds``): its part, problem, seed, whether its author is held out (``outsider``),
+    whether hclib's and the baseline's closed-set verdicts are right, and the signals of
+    :data:`SIGNALS`."""
     from hclib.corpora import load_pan18
 
     tables = {c: load_pan18(c) for c in ("train", "test")}
