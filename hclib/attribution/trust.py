@@ -36,8 +36,8 @@ from hclib.calibration import (ConfidenceModel, bootstrap_weights, confidence_fe
 
 from .impostors import features_in_blocks
 
-__all__ = ["REFITS", "SHARE_IN_INTERVAL", "UPPER_BOUND", "Calibration", "ExpectedAccuracy", "differs",
-           "expected", "fill_impostors", "fit_outsider_model", "insider_outsider",
+__all__ = ["REFITS", "SHARE_IN_INTERVAL", "UPPER_BOUND", "Calibration", "ExpectedAccuracy",
+           "differs", "expected", "fill_impostors", "fit_outsider_model", "insider_outsider",
            "outsider_learns_works", "p_outsider", "table_q", "with_impostors",
            "with_outsider_features"]
 
