@@ -98,15 +98,14 @@ class ExpectedAccuracy:
             f"; {self.insufficient} text(s) with insufficient evidence left out, no verdict")
         if not self.n or not np.isfinite(self.value):
             return f"expected accuracy on these texts: no calibrated verdict{left}"
+        modelled = np.isfinite(self.outsiders)
         share = (f"; estimated share by none of the candidates {self.outsiders:.0%}"
-                 if np.isfinite(self.outsiders) else
-                 "; assumes every text is by a candidate: no outsider model")
+                 if modelled else "; assumes every text is by a candidate: no outsider model")
         conf = "" if not np.isfinite(self.confidence) else (
             f"; mean confidence {self.confidence:.1%}")
-        bound = "" if not np.isfinite(self.outsiders) else UPPER_BOUND
         return (f"expected accuracy on these {self.n} texts: {self.value:.1%} "
                 f"(95% interval {self.low:.1%}–{self.high:.1%}{conf}{share}{left})"
-                f"{bound}")
+                f"{UPPER_BOUND if modelled else ''}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -246,9 +246,7 @@ def char_ngram_baseline(
     if reject_threshold is None:
         svm, train, test, labels = _char_ngram_svm(known_texts, known_authors,
                                                    unknown_texts, n, ft, C, seed, problem)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", _convergence_warning())
-            return np.asarray(svm.fit(train, labels).predict(test), dtype=object)
+        return np.asarray(_fit_quietly(svm, train, labels).predict(test), dtype=object)
     classes, proba = char_ngram_probabilities(known_texts, known_authors, unknown_texts,
                                               n=n, ft=ft, C=C, seed=seed, problem=problem)
     answers = classes[proba.argmax(axis=1)]
@@ -276,17 +274,18 @@ def char_ngram_probabilities(
 
     svm, train, test, labels = _char_ngram_svm(known_texts, known_authors, unknown_texts,
                                                n, ft, C, seed, problem)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", _convergence_warning())
-        clf = CalibratedClassifierCV(svm, cv=3).fit(train, labels)
+    clf = _fit_quietly(CalibratedClassifierCV(svm, cv=3), train, labels)
     return np.asarray(clf.classes_, dtype=object), clf.predict_proba(test)
 
 
-def _convergence_warning() -> type[Warning]:
-    """scikit-learn's ``ConvergenceWarning`` (liblinear on small problems)."""
+def _fit_quietly(model: Any, train: Any, labels: np.ndarray) -> Any:
+    """``model`` fitted, scikit-learn's ``ConvergenceWarning`` (liblinear on small
+    problems) silenced."""
     from sklearn.exceptions import ConvergenceWarning
 
-    return ConvergenceWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(train, labels)
 
 
 def _char_ngram_svm(known_texts: Sequence[str], known_authors: Sequence[Hashable],
