@@ -39,20 +39,20 @@ baseline's own seeds) per set, on the two draws together (400 problems per set).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
+from hclib.calibration import metrics
 from hclib.studies.verification_confirmation import check_answers, check_summary, \
     differences, test_problems
 from hclib.studies.verification_picks import CHECK_N, OPTIONS, SHIPPED, rule_holds
 from hclib.studies.verification_rivals import relative_table, table_answers
-from hclib.studies.verification_study import DATA
+from hclib.studies.verification_study import BASELINE, DATA, ORDER
 from hclib.verification.batch import rank_combined
 
-__all__ = ["BATCH", "BATCH_RULE", "CHECK_DRAWS", "CHECK_FILE", "batch_answers", "check",
-           "load", "verdict"]
+__all__ = ["BATCH", "BATCH_RULE", "CHECK_DRAWS", "CHECK_FILE", "STORED_CHECKS",
+           "batch_answers", "check", "draw_differences", "exploration", "load",
+           "stored_answers", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
 BATCH_RULE = ("the default's answers of each dataset (here each test set of a draw) "
@@ -69,6 +69,79 @@ CHECK_DRAWS = (29, 30)
 BATCH = SHIPPED + ", reordered with General Impostors in the dataset"
 #: The check's answers (:func:`check`).
 CHECK_FILE = DATA / "verification_batch_check.csv"
+#: The stored checks that answered a draw with the shipped default and General Impostors
+#: since the default's adoption on draw 12 (draw: file stem): the exploration's draws.
+STORED_CHECKS = {13: "seeds_check", 15: "short_whole_check",
+                 16: "short_whole_bands_check", 17: "inseparable_check",
+                 18: "pooled_check", 19: "pooled_chosen", 21: "combined_check",
+                 22: "combined_ranks", 24: "far_pair_check", 25: "far_pair_same_check",
+                 26: "pair_test_check", 27: "pair_versus_check", 28: "pair_same_far_check"}
+
+
+def stored_answers() -> pd.DataFrame:
+    """The default's and General Impostors' answers on :data:`STORED_CHECKS`' draws,
+    with :data:`BATCH`'s computed from them (General Impostors with the baseline's own
+    seeds standing for the ``gi`` column), one row per (variant, problem) and a
+    ``draw`` column."""
+    frames = []
+    for draw, stem in STORED_CHECKS.items():
+        frame = pd.read_csv(DATA / f"verification_{stem}.csv")
+        frame = frame[frame.variant.isin([SHIPPED, BASELINE])]
+        wide = frame.pivot(index="problem", columns="variant", values="answer")
+        meta = frame.drop_duplicates("problem").set_index("problem").loc[wide.index]
+        sets = meta["set"].to_numpy()
+        reordered = batch_answers(wide.rename(columns={BASELINE: "gi"}),
+                                  wide[SHIPPED].to_numpy(float), sets)
+        extra = meta.reset_index()[["problem", "set", "same", "texts"]].assign(
+            variant=BATCH, answer=reordered)
+        frames.append(pd.concat([frame, extra], ignore_index=True).assign(draw=draw))
+    return pd.concat(frames, ignore_index=True)
+
+
+def draw_differences(frame: pd.DataFrame, reference: str, other: str = BASELINE,
+                     seed: int = 0, boot: int = 500) -> pd.DataFrame:
+    """Per set: ``reference``'s AUC minus ``other``'s on each draw of ``frame``, their
+    mean over the draws, its 95 % interval (problems resampled within each draw, both
+    answers alike, ``boot`` times) and on how many draws it is positive."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in ORDER:
+        per, pieces = [], []
+        for _, g in frame[frame.set.eq(s)].groupby("draw"):
+            wide = g.pivot(index="problem", columns="variant", values="answer")
+            same = g.drop_duplicates("problem").set_index("problem").loc[
+                wide.index, "same"].to_numpy(bool)
+            a, b = wide[reference].to_numpy(float), wide[other].to_numpy(float)
+            per.append(metrics.auc(same, a) - metrics.auc(same, b))
+            pieces.append((same, a, b))
+        means = []
+        for _ in range(boot):
+            d = []
+            for same, a, b in pieces:
+                i = rng.integers(0, same.size, same.size)
+                d.append(metrics.auc(same[i], a[i]) - metrics.auc(same[i], b[i]))
+            means.append(np.mean(d))
+        lo, hi = np.quantile(means, [0.025, 0.975])
+        rows.append({"set": s, "draws": len(per), "difference": float(np.mean(per)),
+                     "low": lo, "high": hi, "ahead_on": int(np.sum(np.array(per) > 0))})
+    return pd.DataFrame(rows).set_index("set")
+
+
+def exploration() -> pd.DataFrame:
+    """Per variant (the default, :data:`BATCH`, General Impostors): the mean over
+    :data:`STORED_CHECKS`' draws of :func:`~hclib.studies.verification_confirmation.
+    check_summary`'s measures, and on how many draws its mean AUC is at least the
+    default's."""
+    frame = stored_answers()
+    per_draw = pd.concat([check_summary(g.drop(columns="draw")).assign(draw=d)
+                          for d, g in frame.groupby("draw")])
+    out = per_draw.groupby(level=0, sort=False).mean(numeric_only=True).drop(
+        columns="draw")
+    default = per_draw.loc[SHIPPED].set_index("draw")["mean_auc"]
+    out["draws_at_least_default"] = [
+        int((per_draw.loc[v].set_index("draw")["mean_auc"] >= default).sum())
+        for v in out.index]
+    return out
 
 
 def batch_answers(table: pd.DataFrame, answers: np.ndarray, sets: np.ndarray
