@@ -182,8 +182,25 @@ def test_pan_dataset_answers_and_truth(tmp_path, layout):
     assert set(read_answers(out, layout)) == set(truth)
 
 
+def test_pan_answers_reordered_unless_alone(tmp_path):
+    """Without --train a dataset's answers are the problems' own answers reassigned by
+    their mean rank with General Impostors' share: the same numbers, the same
+    non-answers, another order; --alone keeps each problem's own."""
+    rng = np.random.default_rng(5)
+    truth = pan_pairs(tmp_path / "test", rng, 16)
+    done = hclib_cli("--pan", tmp_path / "test", "--out", tmp_path / "a.jsonl")
+    alone = hclib_cli("--pan", tmp_path / "test", "--out", tmp_path / "b.jsonl", "--alone")
+    assert done.returncode == 0 and alone.returncode == 0, done.stderr + alone.stderr
+    got, own = (read_answers(tmp_path / f, "pairs") for f in ("a.jsonl", "b.jsonl"))
+    assert set(got) == set(own) == set(truth)
+    assert sorted(got.values()) == sorted(own.values())
+    assert {k for k, v in got.items() if v == 0.5} == {k for k, v in own.items() if v == 0.5}
+    assert sum(got[k] != own[k] for k in truth) >= 2
+
+
 @pytest.mark.parametrize("args, message", [
     (["nowhere", "x.txt"], "is not a folder"),
+    (["--alone"], "--pan only"),
     ([], "give KNOWN_DIR"),
     (["--pan", "nowhere", "--out", "a.txt"], "is not a folder"),
     (["--pan", "."], "needs --out"),

@@ -72,3 +72,42 @@ def test_two_independent_readings_rank_better_than_either():
 def test_bad_input_is_named(a, g, match):
     with pytest.raises(ValueError, match=match):
         rank_combined(a, g)
+
+
+def test_stored_check_is_the_rule_as_told():
+    """The stored check of hclib.studies.verification_batch: in each dataset (draw, set)
+    the reordered answers are the default's numbers with its non-answers; the rule holds
+    with the docstring's numbers; ahead of both baselines on every set."""
+    from hclib.studies import verification_batch as batch
+    from hclib.studies.verification_picks import SHIPPED
+    from hclib.studies.verification_study import BASELINE, REPLACED
+
+    frame = batch.load(before=True)
+    assert sorted(frame.draw.unique()) == list(batch.CHECK_DRAWS)
+    for _, g in frame.groupby(["draw", "set"]):
+        wide = g.pivot(index="problem", columns="variant", values="answer")
+        assert len(wide) == 200 and wide[[SHIPPED, batch.BATCH]].notna().all().all()
+        a, b = wide[SHIPPED].to_numpy(), wide[batch.BATCH].to_numpy()
+        np.testing.assert_array_equal(np.sort(a), np.sort(b))
+        np.testing.assert_array_equal(a == 0.5, b == 0.5)
+        assert (a != b).sum() > 50            # reordered, not left as it was
+    verdict, diff = batch.verdict(frame)
+    assert verdict.loc[batch.BATCH, "holds"] and not verdict.loc[SHIPPED, "holds"]
+    assert round(verdict.loc[batch.BATCH, "mean_auc"], 4) == 0.7901
+    assert round(verdict.loc[SHIPPED, "mean_auc"], 4) == 0.7772
+    assert round(verdict.loc[batch.BATCH, "worst_cllr"], 3) == 0.884
+    for other in (BASELINE, REPLACED):
+        assert (diff[diff.against.eq(other)].difference > 0).sum() == 4
+
+
+def test_exploration_on_stored_draws():
+    from hclib.studies import verification_batch as batch
+    from hclib.studies.verification_picks import SHIPPED
+
+    explored = batch.exploration()
+    assert round(explored.loc[batch.BATCH, "mean_auc"], 4) == 0.7878
+    assert round(explored.loc[SHIPPED, "mean_auc"], 4) == 0.7778
+    assert explored.loc[batch.BATCH, "draws_at_least_default"] == 12
+    drawn = batch.draw_differences(batch.stored_answers(), SHIPPED)
+    assert (drawn.draws == 13).all() and drawn.loc["essays", "low"] > 0
+    assert (drawn.drop("essays").low < 0).all() and (drawn.drop("essays").high > 0).all()

@@ -7,7 +7,10 @@ A table (80 columns), ``--json`` or ``--csv``; ``--explain N`` words behind each
 verification dataset (:mod:`hclib.verification.pan_formats`: 2013–2015 problem folders or
 2020–2021 ``pairs.jsonl``), answers written to FILE in the dataset's answers format. By
 default the impostors of a problem are known texts of the *other* problems of the dataset
-(same language and genre; up to :data:`DATASET_IMPOSTORS`, a seeded sample).
+(same language and genre; up to :data:`DATASET_IMPOSTORS`, a seeded sample). Without
+``--train`` the dataset's answers are then reordered by the mean rank of each answer and
+its General Impostors share (:func:`hclib.verification.batch.rank_combined`: the same
+numbers, the same decisions' count; ``--alone`` keeps each problem's own answer).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from hclib.attribution.methods import METHODS
 from hclib.calibration import metrics
 from hclib.texts.features import parse_features
 from hclib.texts.sources import DEFAULT_PATTERN
+from hclib.verification.batch import rank_combined
 from hclib.verification.impostors import ImpostorPool, impostor_pool
 from hclib.verification.pan_formats import (dataset_format, read_dataset, read_truth,
                                             write_answers)
@@ -107,6 +111,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="with --pan: fit the probability on this labelled PAN dataset")
     p.add_argument("--truth", action="store_true",
                    help="with --pan: print PAN's scores against the dataset's truth")
+    p.add_argument("--alone", action="store_true",
+                   help="with --pan: answer each problem alone (by default, without "
+                        "--train, the answers are reordered by their mean rank with "
+                        "General Impostors' share over the dataset: the same numbers, "
+                        "ranked better on the development sets)")
     p.set_defaults(func=_run)
 
 
@@ -136,6 +145,8 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--{flag} applies to --pan only")
     if args.truth:
         raise UsageError("--truth applies to --pan only")
+    if args.alone:
+        raise UsageError("--alone applies to --pan only")
     if args.known is None or not args.texts:
         raise UsageError("give KNOWN_DIR and at least one TEXT (or --pan DATASET --out FILE)")
     known = Path(args.known)
@@ -317,6 +328,9 @@ def _run_pan(args: argparse.Namespace) -> int:
             raise UsageError(f"--train {args.train}: no problem could be scored")
         model = fit_model(fitted, np.array([train_truth[i] for i in fitted["id"]]))
     answers = _solve(problems, _impostors_for(problems, args), args, model)
+    if model is None and not args.alone and "gi" in answers:
+        answers["answer"] = rank_combined(answers["answer"].to_numpy(float),
+                                          answers["gi"].to_numpy(float))
     write_answers(out, dict(zip(answers["id"], answers["answer"])), fmt)
     print(f"{len(answers)} answers written to {out}", file=sys.stderr)
     if truth is not None:

@@ -25,8 +25,12 @@ the non-answers do not change. Explored before the rule on the 13 draws above (u
 draws): mean AUC over the sets .7875 against the default's .7778 (ahead on 12 of 13
 draws; pairs .751 against .735, ahead on 11), mean c@1 .7274 against .7281, worst
 :math:`C_{llr}` .862 against .880; minus General Impostors: Federalist +.027, essays
-+.045, novels +.011, pairs +.011 (all four ahead on 6 of the 13 draws). No other variant
-was tried (no weight other than equal, no other reassignment).
++.045, novels +.011, pairs +.011 (all four ahead on 6 of the 13 draws). These numbers
+broke ties in :math:`z` by the problems' order; :func:`~hclib.verification.batch.
+rank_combined` (committed with the rule) breaks them by the answer, and reads on the same
+draws (:func:`exploration`, :func:`draw_differences`) mean AUC .7878, c@1 .7278, worst
+:math:`C_{llr}` .861, against General Impostors +.045, +.028, +.011, +.011. No other
+variant was tried (no weight other than equal, no other reassignment).
 
 **The rule.** :data:`BATCH` replaces the answers of ``hclib verify --pan`` (a dataset of
 at least :data:`~hclib.verification.batch.MIN_PROBLEMS` decided problems) only if on
@@ -35,23 +39,36 @@ the conditions of the earlier rules (:func:`~hclib.studies.verification_picks.ru
 hold on the two draws' means (the worst :math:`C_{llr}`: the larger of the two). Measured
 beside, with no condition: each answer's AUC against General Impostors' (with the
 baseline's own seeds) per set, on the two draws together (400 problems per set).
+
+*Result* (6 min 28 s on 2 cores). **Held.** On draws 29 and 30 :data:`BATCH` reached a
+mean AUC of .7901 against the default's .7772 (pairs .7417 against .7303), mean c@1
+.7228 against .7239, worst :math:`C_{llr}` .884 against .904; non-answers unchanged
+(novels 14.5 %, pairs 0.5 %). Its AUC minus General Impostors', 400 problems per set:
+essays +.040 (+.019 to +.061), Federalist +.031 (+.006 to +.056), novels +.033 (−.003
+to +.071), pairs +.004 (−.017 to +.026); minus the HC probability's (answered on the
+same problems afterwards, ``tools/verification_before.py``; :func:`before_file`): +.158,
++.175, +.062, +.173, every interval above 0. Minus the default's: −.007, +.035, +.011,
++.011. ``hclib verify --pan`` reorders its answers so since (``--alone``: each problem's
+own).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from hclib.calibration import metrics
 from hclib.studies.verification_confirmation import check_answers, check_summary, \
-    differences, test_problems
+    differences, test_problems, with_before
 from hclib.studies.verification_picks import CHECK_N, OPTIONS, SHIPPED, rule_holds
 from hclib.studies.verification_rivals import relative_table, table_answers
 from hclib.studies.verification_study import BASELINE, DATA, ORDER
 from hclib.verification.batch import rank_combined
 
 __all__ = ["BATCH", "BATCH_RULE", "CHECK_DRAWS", "CHECK_FILE", "STORED_CHECKS",
-           "batch_answers", "check", "draw_differences", "exploration", "load",
+           "batch_answers", "before_file", "check", "draw_differences", "exploration", "load",
            "stored_answers", "verdict"]
 
 #: The rule, written and committed before its check ran (module docstring).
@@ -177,16 +194,28 @@ def check(save: bool = True) -> pd.DataFrame:
     return frame
 
 
-def load() -> pd.DataFrame:
-    """The check's stored answers."""
-    return pd.read_csv(CHECK_FILE)
+def before_file(draw: int) -> Path:
+    """Where the HC probability's answers to ``draw``'s test problems are stored
+    (``tools/verification_before.py --n 200 --draw DRAW --part test --out FILE``)."""
+    return DATA / f"verification_batch_before_d{draw}.csv"
+
+
+def load(before: bool = False) -> pd.DataFrame:
+    """The check's stored answers; with ``before``, the HC probability's joined (refused
+    if its problems differ)."""
+    frame = pd.read_csv(CHECK_FILE)
+    if not before:
+        return frame
+    return pd.concat([with_before(g.drop(columns="draw"), CHECK_FILE, before_file(d), d)
+                      .assign(draw=d) for d, g in frame.groupby("draw")],
+                     ignore_index=True)
 
 
 def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per variant: the two draws' mean :func:`~hclib.studies.verification_confirmation.
-    check_summary` (worst :math:`C_{llr}` the larger) and whether the rule ``holds``;
-    :data:`BATCH`'s AUC minus the others' per set on the draws together, paired
-    bootstrap)."""
+    """(per variant of ``frame`` (:func:`load`'s by default): the two draws' mean
+    :func:`~hclib.studies.verification_confirmation.check_summary` (worst
+    :math:`C_{llr}` the larger) and whether the rule ``holds``; :data:`BATCH`'s AUC minus
+    the others' per set on the draws together, paired bootstrap)."""
     frame = load() if frame is None else frame
     per_draw = pd.concat([check_summary(g.drop(columns="draw")).reset_index()
                           for _, g in frame.groupby("draw")])

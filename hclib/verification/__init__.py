@@ -13,6 +13,8 @@
   call), :mod:`hclib.verification.pvalue` (the full-conformal P-value),
   :mod:`hclib.verification.model` (the probability: pseudo-problems or ``train=``) and
   :mod:`hclib.verification.copies` (pool texts by the known author);
+* :mod:`hclib.verification.batch`: a dataset answered together (``hclib verify --pan``),
+  the answers reordered by their mean rank with General Impostors' share;
 * :mod:`hclib.verification.inputs`: what it reads (``known`` and ``questioned`` under one
   rule; an author's works as folders);
 * :mod:`hclib.verification.impostors`: the texts by other authors that calibrate the
