@@ -70,6 +70,12 @@ level (its mean probability on the test problems 0.41 against a true share of 0.
 ``reject_by="outsider"`` at 0.5 0.381 / 0.496, the labelled model at 0.4, 0.5, 0.6 0.306 /
 0.489, 0.360 / 0.492, 0.361 / 0.496: at these AUCs a rejection costs more right answers
 than it removes wrong ones, so issue 41's +0.05 is out of reach of every signal here.
+A third signal, verification's :math:`1 - P(\text{same})` against the best candidate
+(:mod:`hclib.studies.outsider_verify`'s rows of the same verdicts, seeds 0–2), joined by
+the rank mean within each run (session 33, used seeds, nothing stored): pooled AUC
+test / train 0.739 / 0.709 with all three, 0.737 / 0.707 with the baseline and it alone
+(it alone 0.734 / 0.708; ``p_outsider`` and the baseline 0.729 / 0.711): below 0.75
+even on the draws it is read on.
 """
 
 from __future__ import annotations
