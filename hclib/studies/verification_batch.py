@@ -26,8 +26,9 @@ draws): mean AUC over the sets .7875 against the default's .7778 (ahead on 12 of
 draws; pairs .751 against .735, ahead on 11), mean c@1 .7274 against .7281, worst
 :math:`C_{llr}` .862 against .880; minus General Impostors: Federalist +.027, essays
 +.045, novels +.011, pairs +.011 (all four ahead on 6 of the 13 draws). These numbers
-broke ties in :math:`z` by the problems' order; :func:`~hclib.verification.batch.
-rank_combined` (committed with the rule) breaks them by the answer, and reads on the same
+broke ties in :math:`z` by the problems' order;
+:func:`~hclib.verification.batch.rank_combined` (committed with the rule) breaks them by
+the answer, and reads on the same
 draws (:func:`exploration`, :func:`draw_differences`) mean AUC .7878, c@1 .7278, worst
 :math:`C_{llr}` .861, against General Impostors +.045, +.028, +.011, +.011. No other
 variant was tried (no weight other than equal, no other reassignment).
@@ -146,9 +147,9 @@ def draw_differences(frame: pd.DataFrame, reference: str, other: str = BASELINE,
 
 def exploration() -> pd.DataFrame:
     """Per variant (the default, :data:`BATCH`, General Impostors): the mean over
-    :data:`STORED_CHECKS`' draws of :func:`~hclib.studies.verification_confirmation.
-    check_summary`'s measures, and on how many draws its mean AUC is at least the
-    default's."""
+    :data:`STORED_CHECKS`' draws of
+    :func:`~hclib.studies.verification_confirmation.check_summary`'s measures, and on how
+    many draws its mean AUC is at least the default's."""
     frame = stored_answers()
     per_draw = pd.concat([check_summary(g.drop(columns="draw")).assign(draw=d)
                           for d, g in frame.groupby("draw")])

@@ -24,7 +24,7 @@ from scipy.stats import rankdata
 
 __all__ = ["MIN_PROBLEMS", "rank_combined"]
 
-#: Fewer decided problems than this: the answers are returned unchanged.
+#: Below this many decided problems the answers are returned unchanged.
 MIN_PROBLEMS = 10
 
 
