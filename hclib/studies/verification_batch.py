@@ -108,8 +108,7 @@ def stored_answers() -> pd.DataFrame:
         wide = frame.pivot(index="problem", columns="variant", values="answer")
         meta = frame.drop_duplicates("problem").set_index("problem").loc[wide.index]
         sets = meta["set"].to_numpy()
-        reordered = batch_answers(wide.rename(columns={BASELINE: "gi"}),
-                                  wide[SHIPPED].to_numpy(float), sets)
+        reordered = batch_answers(wide[SHIPPED], wide[BASELINE], sets)
         extra = meta.reset_index()[["problem", "set", "same", "texts"]].assign(
             variant=BATCH, answer=reordered)
         frames.append(pd.concat([frame, extra], ignore_index=True).assign(draw=draw))
@@ -150,24 +149,27 @@ def exploration() -> pd.DataFrame:
     :data:`STORED_CHECKS`' draws of
     :func:`~hclib.studies.verification_confirmation.check_summary`'s measures, and on how
     many draws its mean AUC is at least the default's."""
-    frame = stored_answers()
-    per_draw = pd.concat([check_summary(g.drop(columns="draw")).assign(draw=d)
-                          for d, g in frame.groupby("draw")])
-    out = per_draw.groupby(level=0, sort=False).mean(numeric_only=True).drop(
+    per_draw = _draw_summaries(stored_answers())
+    out = per_draw.groupby("variant", sort=False).mean(numeric_only=True).drop(
         columns="draw")
-    default = per_draw.loc[SHIPPED].set_index("draw")["mean_auc"]
-    out["draws_at_least_default"] = [
-        int((per_draw.loc[v].set_index("draw")["mean_auc"] >= default).sum())
-        for v in out.index]
+    auc = per_draw.pivot(index="draw", columns="variant", values="mean_auc")
+    out["draws_at_least_default"] = (auc.ge(auc[SHIPPED], axis=0)).sum().loc[out.index]
     return out
 
 
-def batch_answers(table: pd.DataFrame, answers: np.ndarray, sets: np.ndarray
-                  ) -> np.ndarray:
+def _draw_summaries(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~hclib.studies.verification_confirmation.check_summary` of each draw of
+    ``frame``, one row per (draw, variant), the variant a column."""
+    return pd.concat([check_summary(g.drop(columns="draw")).reset_index().assign(draw=d)
+                      for d, g in frame.groupby("draw")], ignore_index=True)
+
+
+def batch_answers(answers: np.ndarray, gi: np.ndarray, sets: np.ndarray) -> np.ndarray:
     """:data:`BATCH`'s answers: ``answers`` reordered within each of ``sets``' datasets
-    by :func:`~hclib.verification.batch.rank_combined` with the table's ``gi``."""
+    by :func:`~hclib.verification.batch.rank_combined` with General Impostors' shares
+    ``gi``."""
     out = np.asarray(answers, float).copy()
-    gi = table["gi"].to_numpy(float)
+    gi = np.asarray(gi, float)
     for s in pd.unique(sets):
         here = np.flatnonzero(sets == s)
         out[here] = rank_combined(out[here], gi[here])
@@ -187,7 +189,8 @@ def check(save: bool = True) -> pd.DataFrame:
         default = table_answers(table, few, main)
         sets = np.array([p.set for p in test])
         frames.append(check_answers(test, {SHIPPED: default,
-                                           BATCH: batch_answers(table, default, sets)})
+                                           BATCH: batch_answers(default, table["gi"],
+                                                                sets)})
                       .assign(draw=draw))
     frame = pd.concat(frames, ignore_index=True)
     if save:
@@ -218,10 +221,9 @@ def verdict(frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFra
     :math:`C_{llr}` the larger) and whether the rule ``holds``; :data:`BATCH`'s AUC minus
     the others' per set on the draws together, paired bootstrap)."""
     frame = load() if frame is None else frame
-    per_draw = pd.concat([check_summary(g.drop(columns="draw")).reset_index()
-                          for _, g in frame.groupby("draw")])
-    out = per_draw.groupby("variant", sort=False).mean(numeric_only=True)
-    out["worst_cllr"] = per_draw.groupby("variant", sort=False)["worst_cllr"].max()
+    by_variant = _draw_summaries(frame).groupby("variant", sort=False)
+    out = by_variant.mean(numeric_only=True).drop(columns="draw")
+    out["worst_cllr"] = by_variant["worst_cllr"].max()
     out["holds"] = False
     out.loc[BATCH, "holds"] = rule_holds(out.loc[SHIPPED], out.loc[BATCH])
     return out, differences(frame.drop(columns="draw"), reference=BATCH)
